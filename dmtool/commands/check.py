@@ -1,0 +1,82 @@
+"""`dmtool check` behind the CLI: configuration, the pipeline, a reporter, an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from dmtool import __version__
+from dmtool.errors import UsageError
+from dmtool.validation.pipeline import CheckOptions, run_check
+
+DEFAULT_PATHS = (Path("content"),)
+# Show a progress bar only for runs long enough to need one.
+PROGRESS_MIN_FILES = 200
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckRequest:
+    """The flags of one `dmtool check` call; None means 'not given on the command line'."""
+
+    paths: tuple[Path, ...] = ()
+    fmt: str | None = None
+    strict: bool | None = None
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    color: bool | None = None
+    output: Path | None = None
+
+
+def run(request: CheckRequest) -> int:
+    """Run the check, write the report, and return the exit code."""
+    from dmtool.config import load_config
+    from dmtool.reporters import render
+
+    config = load_config(Path.cwd())
+    paths = request.paths or tuple(config.paths) or DEFAULT_PATHS
+    fmt = request.fmt or config.format or (
+        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    )
+    strict = config.strict if request.strict is None else request.strict
+    select = request.select or frozenset(config.select)
+    ignore = request.ignore | frozenset(config.ignore)
+    to_terminal = request.output is None and sys.stdout.isatty()
+    color = to_terminal and not os.environ.get("NO_COLOR") if request.color is None else request.color
+    missing = [p for p in paths if not p.exists() and not p.is_symlink()]
+    if missing and len(missing) == len(paths):
+        raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
+    with _progress_bar() as progress:
+        report = run_check(CheckOptions(paths=tuple(paths), select=select, ignore=ignore,
+                                        progress=progress))
+    text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
+    if request.output is not None:
+        from dmtool.util.atomic import write_text_atomic
+
+        write_text_atomic(request.output, text)
+    else:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return report.exit_code(strict=strict)
+
+
+class _progress_bar:
+    """A click progress bar on standard error, shown only on a terminal for long runs."""
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        self._bar = None
+        return self._update if sys.stderr.isatty() else None
+
+    def _update(self, done: int, total: int) -> None:
+        if total < PROGRESS_MIN_FILES:
+            return
+        if self._bar is None:
+            import click
+
+            self._bar = click.progressbar(length=total, label="Checking", file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.update(1)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)

@@ -1,0 +1,7 @@
+"""Diagnostic codes of the graph stage."""
+
+from __future__ import annotations
+
+from dmtool.diagnostics.catalogue import CodeInfo
+
+CODES: tuple[CodeInfo, ...] = ()

@@ -1,0 +1,8 @@
+"""Loading: finding content files and reading YAML safely, with a position for every node."""
+
+from __future__ import annotations
+
+from dmtool.loading.discovery import discover
+from dmtool.loading.document import LoadResult, SourceDocument, read_document
+
+__all__ = ["LoadResult", "SourceDocument", "discover", "read_document"]

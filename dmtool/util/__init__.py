@@ -1,0 +1,1 @@
+"""Small helpers shared by commands (atomic writes)."""

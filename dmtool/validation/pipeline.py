@@ -1,0 +1,156 @@
+"""`dmtool check` as a plain function: discover, load, pick the schema, validate, run rules."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
+from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.validation.corpus import Corpus
+from dmtool.validation.rules import rule_checks
+from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
+
+CONTENT_DIR_NAME = "content"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckOptions:
+    """What to check and how; built by the CLI from flags and configuration."""
+
+    paths: tuple[Path, ...]
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    schema_dir: Path = field(default_factory=default_schema_dir)
+    # Look for the enclosing content/ tree so references resolve against the whole corpus.
+    whole_corpus: bool = True
+    progress: Callable[[int, int], None] | None = None
+
+
+def display_path(path: Path) -> str:
+    """Paths as the user reads them: relative to the working directory when inside it."""
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute == cwd or absolute.startswith(cwd + os.sep):
+        return Path(os.path.relpath(absolute, cwd)).as_posix()
+    return Path(absolute).as_posix()
+
+
+def _context_roots(paths: Sequence[Path]) -> list[Path]:
+    """The `content/` folders that contain (or are) the given paths."""
+    roots: list[Path] = []
+    for path in paths:
+        for candidate in [path, *path.parents] if path.is_dir() else list(path.parents):
+            if candidate.name == CONTENT_DIR_NAME and candidate.is_dir():
+                if candidate not in roots:
+                    roots.append(candidate)
+                break
+    return roots
+
+
+def run_check(options: CheckOptions) -> Report:
+    """Check the given paths; cross-file rules see the whole enclosing corpus."""
+    schemas = SchemaSet(options.schema_dir)
+    report = Report(select=options.select, ignore=options.ignore)
+    checked, problems = discover(options.paths)
+    report.extend(problems)
+    context: list[Path] = []
+    if options.whole_corpus:
+        context, _ = discover(_context_roots(options.paths))
+    checked_names = {display_path(p) for p in checked}
+    every_file = sorted({*checked, *context}, key=display_path)
+    if not checked and not problems:
+        shown = ", ".join(p.as_posix() for p in options.paths)
+        report.add(diagnose("DM019", Location(shown), f"no YAML files found under {shown}"))
+    corpus = Corpus(schemas=schemas)
+    for done, path in enumerate(every_file, start=1):
+        name = display_path(path)
+        diagnostics, document = _check_file(path, name, schemas)
+        if document is not None and not any(d.severity.value == "error" for d in diagnostics):
+            corpus.add(document)
+        if name in checked_names:
+            _record(report, diagnostics, document)
+        if options.progress is not None:
+            options.progress(done, len(every_file))
+    report.files_checked = len(checked)
+    for _name, rule in rule_checks():
+        for diagnostic in rule(corpus):
+            if diagnostic.location.path in checked_names:
+                report.add(diagnostic)
+    for document in corpus.documents:
+        if document.display in checked_names and document.display not in report.sources:
+            if any(d.location.path == document.display for d in report.diagnostics):
+                report.sources[document.display] = document.text
+    return report
+
+
+def _record(report: Report, diagnostics: list[Diagnostic], document: SourceDocument | None) -> None:
+    report.extend(diagnostics)
+    if diagnostics and document is not None:
+        report.sources[document.display] = document.text
+
+
+def _check_file(
+    path: Path, name: str, schemas: SchemaSet
+) -> tuple[list[Diagnostic], SourceDocument | None]:
+    result = read_document(path, name)
+    document = result.document
+    diagnostics = list(result.diagnostics)
+    if document is None:
+        return diagnostics, None
+    kind = _kind(document, schemas, diagnostics)
+    if kind is None:
+        return diagnostics, None
+    _check_modeline(document, kind, diagnostics)
+    errors = schemas.validator(kind).iter_errors(document.data)
+    diagnostics.extend(schema_diagnostics(document, errors))
+    return diagnostics, document
+
+
+def _kind(document: SourceDocument, schemas: SchemaSet, out: list[Diagnostic]) -> str | None:
+    data = document.data
+    if not isinstance(data, dict):
+        out.append(diagnose("DM013", document.locate(()),
+                            "the document must be a mapping that starts with 'kind:' and 'id:'"))
+        return None
+    if "kind" not in data:
+        out.append(diagnose("DM014", document.locate(()),
+                            "the document has no 'kind:' key, so no schema can be chosen",
+                            hint="start the file with e.g. 'kind: coda'"))
+        return None
+    kind = data["kind"]
+    if not isinstance(kind, str) or kind not in schemas.kinds:
+        out.append(diagnose("DM015", document.locate(("kind",)),
+                            f"unknown kind {kind!r}; known kinds: {', '.join(sorted(schemas.kinds))}",
+                            hint=did_you_mean(str(kind), schemas.kinds)))
+        return None
+    return kind
+
+
+def _check_modeline(document: SourceDocument, kind: str, out: list[Diagnostic]) -> None:
+    expected = f"{kind}.schema.json"
+    modeline = document.modeline
+    if modeline is None:
+        out.append(diagnose("DM017", Location(document.display, 1, 1),
+                            f"the file has no schema modeline; add "
+                            f"'# yaml-language-server: $schema=<path to schemas/{expected}>' as its first line"))
+        return
+    line = _modeline_line(document)
+    where = Location(document.display, line, 1)
+    if Path(modeline).name != expected:
+        out.append(diagnose("DM016", where,
+                            f"the modeline names schema '{Path(modeline).name}' but the document is "
+                            f"of kind '{kind}', whose schema is '{expected}'"))
+    elif "://" not in modeline and not (document.path.parent / modeline).is_file():
+        out.append(diagnose("DM018", where,
+                            f"the modeline's schema path '{modeline}' does not exist relative to this file"))
+
+
+def _modeline_line(document: SourceDocument) -> int:
+    for number, text in enumerate(document.text.splitlines(), start=1):
+        if "yaml-language-server:" in text and "$schema=" in text:
+            return number
+    return 1

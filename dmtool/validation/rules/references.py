@@ -1,0 +1,58 @@
+"""Unique ids per kind (DM201) and references that resolve (DM202), across the corpus."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.validation.corpus import Corpus
+from dmtool.validation.references import ReferenceWalker
+from dmtool.validation.schema_errors import did_you_mean
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    yield from _duplicate_ids(corpus)
+    if corpus.schemas is None:
+        return
+    walker = ReferenceWalker(corpus.schemas)
+    known: dict[str, set[str]] = {}
+    for document in corpus.documents:
+        kind = document.data["kind"]
+        for ref in walker.references(kind, document.data):
+            if any(ref.value in _ids(corpus, known, k) for k in ref.kinds):
+                continue
+            candidates = set().union(*(_ids(corpus, known, k) for k in ref.kinds))
+            wanted = " or ".join(ref.kinds)
+            yield diagnose(
+                "DM202",
+                document.locate(ref.path),
+                f"'{ref.value}' refers to a {wanted} that does not exist in the corpus",
+                hint=did_you_mean(ref.value, candidates),
+            )
+
+
+def _ids(corpus: Corpus, cache: dict[str, set[str]], kind: str) -> set[str]:
+    found = cache.get(kind)
+    if found is None:
+        found = set(corpus.ids(kind)) | corpus.nested_ids(kind)
+        cache[kind] = found
+    return found
+
+
+def _duplicate_ids(corpus: Corpus) -> Iterator[Diagnostic]:
+    for kind in sorted(corpus.kinds()):
+        first_seen: dict[str, Diagnostic | None] = {}
+        for document in corpus.of_kind(kind):
+            doc_id = document.data.get("id")
+            if not isinstance(doc_id, str):
+                continue
+            if doc_id in first_seen:
+                original = corpus.get(kind, doc_id)
+                related = (original.locate(("id",)),) if original is not None else ()
+                yield diagnose(
+                    "DM201",
+                    document.locate(("id",)),
+                    f"the {kind} id '{doc_id}' is already used by {related[0].path if related else 'another file'}",
+                    related=related,
+                )
+            first_seen[doc_id] = None

@@ -1,0 +1,75 @@
+"""Schemas: every `schemas/*.schema.json` in one `referencing` registry, compiled once per run."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+SCHEMA_SUFFIX = ".schema.json"
+
+
+def default_schema_dir() -> Path:
+    """The repository's `schemas/` folder (dmtool is installed editable from the repo)."""
+    return Path(__file__).resolve().parents[2] / "schemas"
+
+
+@dataclass
+class SchemaSet:
+    """All schemas of a folder, indexed by their `$id` and by the kind they describe."""
+
+    directory: Path
+    _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def by_id(self) -> dict[str, dict[str, Any]]:
+        schemas: dict[str, dict[str, Any]] = {}
+        for path in sorted(self.directory.glob("*" + SCHEMA_SUFFIX)):
+            contents = json.loads(path.read_text(encoding="utf-8"))
+            schemas[contents.get("$id", path.name)] = contents
+        return schemas
+
+    @cached_property
+    def kinds(self) -> dict[str, str]:
+        """kind -> schema `$id`, read from each schema's `properties.kind.const`."""
+        found: dict[str, str] = {}
+        for schema_id, contents in self.by_id.items():
+            kind = contents.get("properties", {}).get("kind", {}).get("const")
+            if isinstance(kind, str):
+                found[kind] = schema_id
+        return found
+
+    @cached_property
+    def registry(self) -> Any:
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
+        resources = [
+            (schema_id, Resource.from_contents(contents, default_specification=DRAFT202012))
+            for schema_id, contents in self.by_id.items()
+        ]
+        return Registry().with_resources(resources)
+
+    def schema_for(self, kind: str) -> dict[str, Any]:
+        return self.by_id[self.kinds[kind]]
+
+    def validator(self, kind: str) -> Any:
+        """The compiled draft 2020-12 validator for a kind (built once, then reused)."""
+        compiled = self._compiled.get(kind)
+        if compiled is None:
+            from jsonschema import Draft202012Validator
+
+            compiled = Draft202012Validator(self.schema_for(kind), registry=self.registry)
+            self._compiled[kind] = compiled
+        return compiled
+
+    def resolve(self, base_id: str, ref: str) -> tuple[str, dict[str, Any]]:
+        """Follow a `$ref` from the schema `base_id`; returns (new base id, subschema)."""
+        target, _, fragment = ref.partition("#")
+        schema_id = target or base_id
+        node: Any = self.by_id[schema_id]
+        for part in [p for p in fragment.split("/") if p]:
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return schema_id, node

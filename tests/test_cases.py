@@ -1,0 +1,58 @@
+"""Every folder under tests/cases/ is a small content tree with the diagnostics it must produce.
+
+A folder is named after the code it demonstrates (`DM202` or `DM202-some-detail`); its
+`expected.txt` lists every diagnostic `dmtool check .` must report, run from inside the
+folder, as `path:line:col: severity CODE` lines. Every catalogue code needs such a folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dmtool.cli import cli
+from dmtool.diagnostics import catalogue
+
+CASES = Path(__file__).parent / "cases"
+CASE_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir() and re.match(r"DM\d{3}", p.name))
+
+
+def _expected(case: Path) -> list[str]:
+    lines = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+    return sorted(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def _actual(case: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.chdir(case)
+    result = CliRunner().invoke(cli, ["check", ".", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    report = json.loads(result.stdout)
+    return sorted(
+        f"{d['path']}:{d['line']}:{d['column']}: {d['severity']} {d['code']}"
+        for d in report["diagnostics"]
+    )
+
+
+@pytest.mark.parametrize("case", CASE_DIRS, ids=[c.name for c in CASE_DIRS])
+def test_case_produces_exactly_its_diagnostics(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = _expected(case)
+    code = case.name[:5]
+    assert any(line.endswith(f" {code}") for line in expected), (
+        f"{case.name}/expected.txt must list at least one {code}"
+    )
+    assert _actual(case, monkeypatch) == expected
+
+
+def test_every_code_has_a_case() -> None:
+    covered = {c.name[:5] for c in CASE_DIRS if (c / "expected.txt").is_file()}
+    missing = sorted(set(catalogue()) - covered)
+    assert not missing, f"codes without a case folder under tests/cases/: {missing}"
+
+
+def test_every_case_names_a_known_code() -> None:
+    unknown = sorted({c.name[:5] for c in CASE_DIRS} - set(catalogue()))
+    assert not unknown

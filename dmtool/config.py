@@ -161,13 +161,15 @@ def _is_file(path: Path) -> bool:
 
 def _from_cli(name: str, value: Any) -> Any:
     """Command-line values in the shape the file checks expect (arrays as lists)."""
+    if name in ("strict", "format", "max_file_size"):
+        return value
     if isinstance(value, (str, os.PathLike)):
         value = [value]
     items = [os.fspath(v) if isinstance(v, os.PathLike) else v for v in value]
     if name in ("select", "ignore"):
         # `--select DM1,DM2` reads like `--select DM1 --select DM2`, as in ruff.
         items = [s.strip() for v in items for s in (v.split(",") if isinstance(v, str) else [v])]
-    return items if name not in ("strict", "format", "max_file_size") else value
+    return items
 
 
 def _strings(value: Any) -> list[str]:
@@ -182,9 +184,11 @@ def _selectors(value: Any, _base: Path | None) -> tuple[str, ...]:
     codes = catalogue()
     for selector in _strings(value):
         if not _SELECTOR.fullmatch(selector):
+            upper = selector.strip().upper()
+            hint = f" Did you mean '{upper}'?" if _SELECTOR.fullmatch(upper) else ""
             raise _Invalid(
                 f"has {selector!r}, which is not a code or code prefix; write codes like "
-                f"'DM202' or prefixes like 'DM2' (upper case).{_suggest(selector.upper(), codes)}"
+                f"'DM202' or prefixes like 'DM2' (upper case).{hint or _suggest(upper, codes)}"
             )
         if not any(code.startswith(selector) for code in codes):
             raise _Invalid(

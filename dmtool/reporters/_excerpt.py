@@ -59,7 +59,7 @@ def excerpt(
     caret_start = starts[index]
     caret_end = caret_start
     if end_column is not None and end_column > column:
-        caret_end = starts[min(end_column - 1, count)]
+        caret_end = starts[min(max(end_column - 1, index), count)]
     caret_width = max(caret_end - caret_start, 1)
     if total <= max_width:
         return Excerpt("".join(pieces), caret_start, caret_width)
@@ -74,11 +74,13 @@ def _cells(text: str) -> tuple[list[str], list[int], int]:
     for ch in text:
         if ch == "\t":
             piece = " " * (TAB_WIDTH - position % TAB_WIDTH)
+            width = len(piece)
         else:
             piece = visible_char(ch)
+            width = char_width(piece)
         pieces.append(piece)
         starts.append(position)
-        position += len(piece) if ch == "\t" else char_width(piece)
+        position += width
     starts.append(position)  # one past the end: where a caret after the last character goes
     return pieces, starts, position
 

@@ -1,0 +1,58 @@
+"""Turning whatever the YAML parser raised into one located DM001 diagnostic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, Location, diagnose
+
+# Parser messages that deserve a concrete suggestion, matched by substring.
+_HINTS: tuple[tuple[str, str], ...] = (
+    ("cannot start any token", "YAML indents with spaces only; replace tabs with spaces, "
+     "and quote values that start with a special character such as @ or `."),
+    ("mapping values are not allowed", "A value containing ': ' must be quoted, "
+     "for example title: \"Part one: the stair\"."),
+    ("could not find expected ':'", "Each mapping member needs 'key: value'; check the "
+     "indentation of this line and the line before it."),
+    ("did not find expected key", "Check the indentation: members of one mapping must "
+     "start in the same column."),
+    ("found undefined alias", "Content files may not use aliases at all."),
+)
+
+
+def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Diagnostic:
+    """DM001 at the position the parser blamed (the start of the file if it named none)."""
+    problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or str(exc)
+    problem = str(problem).strip().rstrip(".") or exc.__class__.__name__
+    line, column = _position(exc, text)
+    related: tuple[Location, ...] = ()
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    detail = ""
+    if context and context_mark is not None and hasattr(context_mark, "line"):
+        start = (context_mark.line + 1, context_mark.column + 1)
+        if start != (line, column):
+            detail = f" ({context} that starts at line {start[0]}, column {start[1]})"
+            related = (Location(display, *start),)
+    message = (f"This is not valid YAML: {problem}{detail}. Fix the syntax here; nothing "
+               "else in the file is checked until it parses.")
+    hint = next((h for needle, h in _HINTS if needle in problem), None)
+    return diagnose("DM001", Location(display, line, column), message, hint=hint,
+                    related=related)
+
+
+def _position(exc: Any, text: str) -> tuple[int, int]:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is not None and hasattr(mark, "line"):
+        return mark.line + 1, mark.column + 1
+    # The C reader reports a byte offset into the UTF-8 encoding instead of a mark.
+    offset = getattr(exc, "position", None)
+    if isinstance(offset, int) and offset >= 0:
+        return line_column(text, len(text.encode("utf-8")[:offset].decode("utf-8", "ignore")))
+    return 1, 1
+
+
+def line_column(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of the character at `index` in `text`."""
+    line_start = text.rfind("\n", 0, index) + 1
+    return text.count("\n", 0, index) + 1, index - line_start + 1

@@ -1,0 +1,138 @@
+"""What the rest of the corpus says about a storybook: the entries named on round trackers,
+world shards and encounter cards, the wanderer's coda cards and starting sentience."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.diagnostics.model import Location
+
+ROUND_TRACKERS = "round-trackers"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """An entry named outside the storybook.
+
+    kind: round | shard | card | finale-shard | finale-card. `spawned` marks cards whose
+    back carries a spawning condition (they enter play by themselves, so they are roots).
+    `ending` binds finale sources to one ending.
+    """
+
+    kind: str
+    label: str
+    entry: int
+    location: Location
+    ending: str | None = None
+    card_id: str | None = None
+    spawned: bool = False
+    encounter_kind: str | None = None
+    entrance: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class StoryContext:
+    """Roots and cards for one storybook; `rounds` is None when no round trackers are known
+    (then every event entry is taken as a root, so a lone storybook still analyses)."""
+
+    rounds: tuple[Source, ...] | None = None
+    shards: tuple[Source, ...] = ()
+    cards: tuple[Source, ...] = ()
+    finale: tuple[Source, ...] = ()
+    # Coda cards of the wanderer: id -> where the card's id is written.
+    codas: Mapping[str, Location] = field(default_factory=dict)
+    # Coda front effects (applied when a coda is gained, e.g. sentience changes).
+    coda_effects: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    sentience: Mapping[str, int] | None = None
+
+    def card(self, card_id: str) -> Source | None:
+        for source in self.cards + self.finale:
+            if source.card_id == card_id:
+                return source
+        return None
+
+
+def context_for(corpus: Any, wanderer: str) -> StoryContext:
+    """Gather a storybook's context from a Corpus (or anything with `of_kind(kind)`)."""
+    rounds = _rounds(corpus.of_kind(ROUND_TRACKERS))
+    shards: list[Source] = []
+    finale: list[Source] = []
+    for doc in _mine(corpus.of_kind("world-shard"), wanderer):
+        data = doc.data
+        number = data.get("number")
+        encounter = data.get("encounter")
+        if isinstance(encounter, dict) and _is_int(encounter.get("entry")):
+            shards.append(Source("shard", f"world shard {number}", encounter["entry"],
+                                 doc.locate(("encounter", "entry")),
+                                 encounter_kind=encounter.get("kind")))
+        side = data.get("finale")
+        encounters = side.get("encounters") if isinstance(side, dict) else None
+        for i, enc in enumerate(encounters if isinstance(encounters, list) else []):
+            if isinstance(enc, dict) and _is_int(enc.get("entry")):
+                finale.append(Source("finale-shard", f"world shard {number} (finale)", enc["entry"],
+                                     doc.locate(("finale", "encounters", i, "entry")),
+                                     ending=enc.get("ending")))
+    cards = [_card(doc, "card") for doc in _mine(corpus.of_kind("encounter-card"), wanderer)]
+    finale += [_card(doc, "finale-card") for doc in _mine(corpus.of_kind("finale-encounter-card"), wanderer)]
+    codas: dict[str, Location] = {}
+    coda_effects: dict[str, tuple[Any, ...]] = {}
+    for doc in _mine(corpus.of_kind("coda"), wanderer):
+        codas[doc.data["id"]] = doc.locate(("id",))
+        effects = doc.data.get("effects")
+        coda_effects[doc.data["id"]] = tuple(effects) if isinstance(effects, list) else ()
+    return StoryContext(
+        rounds=rounds, shards=tuple(shards), cards=tuple(c for c in cards if c is not None),
+        finale=tuple(c for c in finale if c is not None), codas=codas, coda_effects=coda_effects,
+        sentience=_sentience(corpus, wanderer),
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _mine(documents: list[Any], wanderer: str) -> list[Any]:
+    return [d for d in documents if isinstance(d.data, dict) and d.data.get("wanderer") == wanderer
+            and isinstance(d.data.get("id"), str)]
+
+
+def _card(doc: Any, kind: str) -> Source | None:
+    data = doc.data
+    if not _is_int(data.get("entry")):
+        return None
+    spawn = data.get("spawn")
+    entrance = data.get("entrance")
+    when = entrance.get("when") if isinstance(entrance, dict) else None
+    return Source(kind, f"card {data['id']}", data["entry"], doc.locate(("entry",)),
+                  ending=data.get("ending"), card_id=data["id"], spawned=isinstance(spawn, dict),
+                  encounter_kind=data.get("encounter_kind"),
+                  entrance=when if isinstance(when, dict) else None)
+
+
+def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:
+    """Round trackers: each item of the document's list names its round and event entry."""
+    if not documents:
+        return None
+    found: list[Source] = []
+    for doc in documents:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        key = next((k for k in ("trackers", "rounds") if isinstance(data.get(k), list)), None)
+        for i, item in enumerate(data.get(key, []) if key else []):
+            if isinstance(item, dict) and _is_int(item.get("entry")):
+                number = item.get("round", i + 1)
+                found.append(Source("round", f"round {number}", item["entry"],
+                                    doc.locate((key, i, "entry"))))
+    return tuple(found)
+
+
+def _sentience(corpus: Any, wanderer: str) -> dict[str, int] | None:
+    for doc in corpus.of_kind("wanderer"):
+        data = doc.data
+        if isinstance(data, dict) and data.get("id") == wanderer:
+            dashboard = data.get("dashboard")
+            values = dashboard.get("sentience") if isinstance(dashboard, dict) else None
+            if isinstance(values, dict):
+                return {k: v for k, v in values.items() if _is_int(v)}
+    return None

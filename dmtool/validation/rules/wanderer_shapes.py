@@ -1,0 +1,380 @@
+"""Fixed-shape rules of Dawn of Madness wanderer-side content (DM203, DM250-DM268).
+
+Documents reaching these rules passed their schemas, so shapes are trusted. A reference
+that does not resolve is skipped here: the reference rule already reports it (DM202).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.loading import SourceDocument
+from dmtool.validation.corpus import Corpus
+
+SHARD_NUMBERS = range(1, 17)
+ENDINGS = ("A", "B", "C", "D")
+# Nested abomination lists and the number of cards the game gives each abomination.
+ABOMINATION_DECKS = {"confrontation_cards": 10, "legacy_cards": 12, "devour_cards": 12}
+# Wanderer-specific kinds and the wanderer lists (paths) that must name them.
+OWNED_KINDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "existence-card": (("existence_cards", "basic"), ("existence_cards", "locked")),
+    "finale-legacy-card": (("finale_legacy_cards",),),
+    "wanderer-card": (("other_cards",),),
+    "terror": (("terrors",),),
+    "final-boss": (("final_bosses",),),
+}
+
+Parts = tuple[str | int, ...]
+
+
+def check(corpus: Corpus) -> Iterator[Diagnostic]:
+    yield from _world_shards(corpus)
+    yield from _malformations(corpus)
+    yield from _abomination_decks(corpus)
+    yield from _families(corpus)
+    yield from _storybooks(corpus)
+    for wanderer in corpus.of_kind("wanderer"):
+        yield from _envelope(wanderer)
+        yield from _card_owners(corpus, wanderer)
+    yield from _unlisted_cards(corpus)
+    yield from _entry_kinds(corpus)
+
+
+def _dig(data: Any, parts: Parts) -> Any:
+    for part in parts:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _listed(data: dict[str, Any], parts: Parts) -> list[str]:
+    found = _dig(data, parts)
+    return found if isinstance(found, list) else []
+
+
+# ---------------------------------------------------------------- world shards
+
+def _world_shards(corpus: Corpus) -> Iterator[Diagnostic]:
+    by_wanderer: dict[str, list[SourceDocument]] = defaultdict(list)
+    for shard in corpus.of_kind("world-shard"):
+        by_wanderer[shard.data["wanderer"]].append(shard)
+        yield from _finale_side(shard)
+    for wanderer_id, shards in by_wanderer.items():
+        first: dict[int, SourceDocument] = {}
+        for shard in shards:
+            number = shard.data["number"]
+            if number in first:
+                yield diagnose(
+                    "DM250", shard.locate(("number",)),
+                    f"world shard number {number} of wanderer '{wanderer_id}' is already used by "
+                    f"{first[number].display}; give each of the 16 shards its own number",
+                    related=(first[number].locate(("number",)),))
+            else:
+                first[number] = shard
+        wanderer = corpus.get("wanderer", wanderer_id)
+        missing = [n for n in SHARD_NUMBERS if n not in first]
+        if wanderer is not None and missing:
+            shown = ", ".join(map(str, missing))
+            yield diagnose(
+                "DM251", wanderer.locate(("id",)),
+                f"wanderer '{wanderer_id}' has {len(first)} of 16 world shards; add the shards "
+                f"numbered {shown}")
+
+
+def _finale_side(shard: SourceDocument) -> Iterator[Diagnostic]:
+    endings = [e["ending"] for e in shard.data["finale"]["encounters"]]
+    if len(endings) != 2 or len(set(endings)) != 2:
+        yield diagnose(
+            "DM252", shard.locate(("finale", "encounters")),
+            f"the finale side lists {len(endings)} encounter(s) for ending(s) "
+            f"{', '.join(endings)}; a world shard usually has two finale encounters for two "
+            f"different endings")
+
+
+# ---------------------------------------------------------------- malformations
+
+def _malformations(corpus: Corpus) -> Iterator[Diagnostic]:
+    for wanderer in corpus.of_kind("wanderer"):
+        for index, malformation_id in enumerate(wanderer.data["malformations"]):
+            malformation = corpus.get("malformation", malformation_id)
+            if malformation is None:
+                continue
+            owner, number = malformation.data["wanderer"], malformation.data["number"]
+            if owner != wanderer.data["id"] or number != index + 1:
+                yield diagnose(
+                    "DM253", wanderer.locate(("malformations", index)),
+                    f"position {index + 1} of the malformations list must be malformation "
+                    f"number {index + 1} of '{wanderer.data['id']}', but '{malformation_id}' is "
+                    f"number {number} of '{owner}'; reorder the list or fix the malformation",
+                    related=(malformation.locate(("number",)),))
+    for malformation in corpus.of_kind("malformation"):
+        wanderer = corpus.get("wanderer", malformation.data["wanderer"])
+        if wanderer is not None and malformation.data["id"] not in wanderer.data["malformations"]:
+            yield diagnose(
+                "DM254", malformation.locate(("wanderer",)),
+                f"malformation '{malformation.data['id']}' names wanderer "
+                f"'{wanderer.data['id']}', whose malformations list does not include it; list "
+                f"it there (a wanderer has exactly three) or name the right wanderer",
+                related=(wanderer.locate(("malformations",)),))
+
+
+# ---------------------------------------------------------------- abominations and families
+
+def _abomination_decks(corpus: Corpus) -> Iterator[Diagnostic]:
+    for abomination in corpus.of_kind("abomination"):
+        for key, wanted in ABOMINATION_DECKS.items():
+            count = len(abomination.data[key])
+            if count != wanted:
+                yield diagnose(
+                    "DM255", abomination.locate((key,)),
+                    f"'{key}' has {count} card(s); an abomination has exactly {wanted}")
+
+
+def _families(corpus: Corpus) -> Iterator[Diagnostic]:
+    listed_by: dict[str, tuple[SourceDocument, int]] = {}
+    for family in corpus.of_kind("family"):
+        family_id = family.data["id"]
+        for index, abomination_id in enumerate(family.data["abominations"]):
+            where = family.locate(("abominations", index))
+            earlier = listed_by.setdefault(abomination_id, (family, index))
+            if earlier[0] is not family:
+                yield diagnose(
+                    "DM256", where,
+                    f"abomination '{abomination_id}' is already listed by family "
+                    f"'{earlier[0].data['id']}'; an abomination belongs to one family only",
+                    related=(earlier[0].locate(("abominations", earlier[1])),))
+            abomination = corpus.get("abomination", abomination_id)
+            if abomination is not None and abomination.data["family"] != family_id:
+                yield diagnose(
+                    "DM256", where,
+                    f"family '{family_id}' lists abomination '{abomination_id}', which names "
+                    f"family '{abomination.data['family']}'; make the two agree",
+                    related=(abomination.locate(("family",)),))
+        yield from _punishments(family)
+    for abomination in corpus.of_kind("abomination"):
+        family = corpus.get("family", abomination.data["family"])
+        if family is not None and abomination.data["id"] not in family.data["abominations"]:
+            yield diagnose(
+                "DM256", abomination.locate(("family",)),
+                f"abomination '{abomination.data['id']}' names family '{family.data['id']}', "
+                f"which does not list it; add it to the family's abominations",
+                related=(family.locate(("abominations",)),))
+
+
+def _punishments(family: SourceDocument) -> Iterator[Diagnostic]:
+    members = family.data["abominations"]
+    seen: set[str] = set()
+    for index, punishment in enumerate(family.data["punishments"]):
+        name = punishment["abomination"]
+        where = family.locate(("punishments", index, "abomination"))
+        if name not in members:
+            yield diagnose("DM257", where,
+                           f"the punishment names '{name}', which is not one of this family's "
+                           f"abominations ({', '.join(members)})")
+        elif name in seen:
+            yield diagnose("DM257", where,
+                           f"'{name}' already has a punishment; each abomination has exactly one")
+        seen.add(name)
+    for name in members:
+        if name not in seen:
+            yield diagnose("DM257", family.locate(("punishments",)),
+                           f"abomination '{name}' of this family has no lineage punishment; add one")
+
+
+# ---------------------------------------------------------------- storybooks
+
+def _storybooks(corpus: Corpus) -> Iterator[Diagnostic]:
+    for book in corpus.of_kind("storybook"):
+        entries = book.data["entries"]
+        first: dict[int, int] = {}
+        for index, entry in enumerate(entries):
+            number = entry["entry"]
+            if number in first:
+                yield diagnose("DM203", book.locate(("entries", index, "entry")),
+                               f"entry number {number} is already used; renumber one of the two",
+                               related=(book.locate(("entries", first[number], "entry")),))
+            else:
+                first[number] = index
+        yield from _endings(corpus, book, entries, first)
+        wanderer = corpus.get("wanderer", book.data["wanderer"])
+        if wanderer is not None and wanderer.data["storybook"] != book.data["id"]:
+            yield diagnose(
+                "DM267", book.locate(("wanderer",)),
+                f"storybook '{book.data['id']}' names wanderer '{wanderer.data['id']}', whose "
+                f"storybook is '{wanderer.data['storybook']}'; make the two agree",
+                related=(wanderer.locate(("storybook",)),))
+    for wanderer in corpus.of_kind("wanderer"):
+        book = corpus.get("storybook", wanderer.data["storybook"])
+        if book is not None and book.data["wanderer"] != wanderer.data["id"]:
+            yield diagnose(
+                "DM267", wanderer.locate(("storybook",)),
+                f"storybook '{book.data['id']}' belongs to wanderer '{book.data['wanderer']}', "
+                f"not '{wanderer.data['id']}'; name this wanderer's own storybook",
+                related=(book.locate(("wanderer",)),))
+
+
+def _endings(corpus: Corpus, book: SourceDocument, entries: list[Any],
+             first: dict[int, int]) -> Iterator[Diagnostic]:
+    letters: set[str] = set()
+    for index, ending in enumerate(book.data["endings"]):
+        letter = ending["ending"]
+        if letter in letters:
+            yield diagnose("DM258", book.locate(("endings", index, "ending")),
+                           f"ending {letter} appears twice; the four endings are A, B, C and D, "
+                           f"each once")
+        letters.add(letter)
+        for k, conclusion in enumerate(ending["conclusions"]):
+            at = ("endings", index, "conclusions", k)
+            target = first.get(conclusion["entry"])
+            if target is not None and entries[target]["kind"] != "conclusion":
+                yield diagnose(
+                    "DM259", book.locate((*at, "entry")),
+                    f"conclusion '{conclusion['title']}' points at entry {conclusion['entry']}, "
+                    f"which is of kind '{entries[target]['kind']}'; point it at an entry of "
+                    f"kind 'conclusion'", related=(book.locate(("entries", target, "kind")),))
+            card = corpus.get("finale-legacy-card", conclusion.get("legacy", ""))
+            if card is not None and (card.data["ending"], card.data["wanderer"]) != (
+                    letter, book.data["wanderer"]):
+                yield diagnose(
+                    "DM260", book.locate((*at, "legacy")),
+                    f"ending {letter} awards '{card.data['id']}', a finale legacy card of "
+                    f"ending {card.data['ending']} of wanderer '{card.data['wanderer']}'; award "
+                    f"a card of this ending and wanderer", related=(card.locate(("ending",)),))
+    missing = [e for e in ENDINGS if e not in letters]
+    if missing:
+        yield diagnose("DM258", book.locate(("endings",)),
+                       f"the storybook has no ending {', '.join(missing)}; write each of the "
+                       f"endings A, B, C and D once")
+
+
+# ---------------------------------------------------------------- envelopes and card owners
+
+def _envelope(wanderer: SourceDocument) -> Iterator[Diagnostic]:
+    data = wanderer.data
+    envelope: list[str] = data["forgotten_envelope"]
+    sealed = [("existence_cards", "locked"), ("domain_cards", "locked"), ("finale_legacy_cards",)]
+    known: set[str] = set(_listed(data, ("other_cards",)))
+    for parts in sealed:
+        for index, card_id in enumerate(_listed(data, parts)):
+            known.add(card_id)
+            if card_id not in envelope:
+                yield diagnose(
+                    "DM261", wanderer.locate((*parts, index)),
+                    f"'{card_id}' is sealed in the forgotten envelope, but 'forgotten_envelope' "
+                    f"does not list it; add it there", related=(wanderer.locate(("forgotten_envelope",)),))
+    basic = [(("existence_cards", "basic", i), c) for i, c in enumerate(data["existence_cards"]["basic"])]
+    basic.append((("dashboard", "starting_existence_card"), data["dashboard"]["starting_existence_card"]))
+    basic += [(("dashboard", "starting_domain_cards", i), c)
+              for i, c in enumerate(data["dashboard"]["starting_domain_cards"])]
+    basic_ids = {card_id for _, card_id in basic}
+    for parts, card_id in basic:
+        if card_id in envelope:
+            yield diagnose(
+                "DM262", wanderer.locate(("forgotten_envelope", envelope.index(card_id))),
+                f"'{card_id}' is available from the first game, so it cannot be sealed in the "
+                f"forgotten envelope; remove it from 'forgotten_envelope' (or list it as locked)",
+                related=(wanderer.locate(parts),))
+    for index, card_id in enumerate(envelope):
+        if card_id not in known and card_id not in basic_ids:
+            yield diagnose(
+                "DM263", wanderer.locate(("forgotten_envelope", index)),
+                f"'{card_id}' is not among this wanderer's locked existence cards, locked domain "
+                f"cards, finale legacy cards or other cards; list it there or remove it here")
+
+
+def _card_owners(corpus: Corpus, wanderer: SourceDocument) -> Iterator[Diagnostic]:
+    data, me = wanderer.data, wanderer.data["id"]
+    # (kind, list path, whether the card must be locked: True, False or None for no flag)
+    lists: list[tuple[str, Parts, bool | None]] = [
+        ("existence-card", ("existence_cards", "basic"), False),
+        ("existence-card", ("existence_cards", "locked"), True),
+        ("domain-card", ("domain_cards", "locked"), True),
+        ("domain-card", ("dashboard", "starting_domain_cards"), False),
+        ("finale-legacy-card", ("finale_legacy_cards",), None),
+        ("wanderer-card", ("other_cards",), None),
+        ("terror", ("terrors",), None),
+        ("final-boss", ("final_bosses",), None),
+    ]
+    items = [(kind, (*parts, i), lock, card_id)
+             for kind, parts, lock in lists for i, card_id in enumerate(_listed(data, parts))]
+    items.append(("existence-card", ("dashboard", "starting_existence_card"), False,
+                  data["dashboard"]["starting_existence_card"]))
+    for kind, parts, lock, card_id in items:
+        card = corpus.get(kind, card_id)
+        if card is None:
+            continue
+        owner = card.data.get("wanderer")
+        # Otherworld domain cards and common terrors name no wanderer, and may be listed.
+        must_name = kind != "terror" and not (kind == "domain-card" and lock is False)
+        if owner != me and (owner is not None or must_name):
+            yield diagnose(
+                "DM265", wanderer.locate(parts),
+                f"the {kind} '{card_id}' names wanderer '{owner or '(none)'}', not '{me}'; list "
+                f"only this wanderer's own cards, or fix the card's 'wanderer'",
+                related=(card.locate(("wanderer",)),))
+        if lock is not None and bool(card.data.get("locked", False)) != lock:
+            state = "locked" if lock else "basic (or starting)"
+            yield diagnose(
+                "DM264", wanderer.locate(parts),
+                f"the wanderer lists '{card_id}' as {state}, but the card says 'locked: "
+                f"{str(not lock).lower()}'; make the two agree",
+                related=(card.locate(("locked",)),))
+
+
+def _unlisted_cards(corpus: Corpus) -> Iterator[Diagnostic]:
+    for kind, paths in OWNED_KINDS.items():
+        for card in corpus.of_kind(kind):
+            yield from _unlisted(corpus, card, kind, paths)
+    for card in corpus.of_kind("domain-card"):
+        if card.data.get("locked") and card.data.get("wanderer"):
+            yield from _unlisted(corpus, card, "domain-card", (("domain_cards", "locked"),))
+
+
+def _unlisted(corpus: Corpus, card: SourceDocument, kind: str,
+              paths: tuple[Parts, ...]) -> Iterator[Diagnostic]:
+    owner = card.data.get("wanderer")
+    wanderer = corpus.get("wanderer", owner) if owner else None
+    if wanderer is None:
+        return
+    listed = {c for parts in paths for c in _listed(wanderer.data, parts)}
+    if kind == "existence-card":
+        listed.add(wanderer.data["dashboard"]["starting_existence_card"])
+    if card.data["id"] not in listed:
+        where = " or ".join("/".join(map(str, p)) for p in paths)
+        yield diagnose(
+            "DM266", card.locate(("wanderer",)),
+            f"the {kind} '{card.data['id']}' names wanderer '{owner}', but the wanderer does "
+            f"not list it in {where}; add it there so setup puts it in play")
+
+
+# ---------------------------------------------------------------- encounter entry kinds
+
+def _entry_kinds(corpus: Corpus) -> Iterator[Diagnostic]:
+    kinds_of: dict[str, dict[int, str]] = {}
+    for wanderer in corpus.of_kind("wanderer"):
+        book = corpus.get("storybook", wanderer.data["storybook"])
+        if book is not None:
+            kinds_of[wanderer.data["id"]] = {e["entry"]: e["kind"] for e in book.data["entries"]}
+    checks: list[tuple[SourceDocument, Parts, str]] = []
+    for shard in corpus.of_kind("world-shard"):
+        checks.append((shard, ("encounter", "entry"), shard.data["encounter"]["kind"]))
+        checks += [(shard, ("finale", "encounters", i, "entry"), "finale")
+                   for i in range(len(shard.data["finale"]["encounters"]))]
+    checks += [(card, ("entry",), card.data["encounter_kind"])
+               for card in corpus.of_kind("encounter-card")]
+    checks += [(card, ("entry",), "finale") for card in corpus.of_kind("finale-encounter-card")]
+    for document, parts, wanted in checks:
+        number = _dig(document.data, parts)
+        actual = kinds_of.get(document.data["wanderer"], {}).get(number)
+        if actual is not None and actual != wanted:
+            yield diagnose(
+                "DM268", document.locate(parts),
+                f"entry {number} is of kind '{actual}' in the storybook, but this encounter "
+                f"expects kind '{wanted}'; point it at the right entry or fix either kind")

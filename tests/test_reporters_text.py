@@ -224,3 +224,10 @@ def test_excerpt_always_shows_the_caret_on_its_character(line: str, column: int,
         assert _at_display_offset(shown.text, shown.caret_start)[:1] == line[index]
     elif index == len(line):
         assert shown.caret_start == width  # just after the last character shown
+
+
+def test_crlf_and_lone_cr_count_as_line_breaks():
+    source = "kind: coda\r\nid: a\rtitle: T\r\n"
+    bad = diagnose("DM102", Location("w.yaml", 3, 1), "Remove 'title'.")
+    lines = text(report_with(bad, sources={"w.yaml": source})).splitlines()
+    assert lines[2] == "3 | title: T"

@@ -34,30 +34,30 @@ def run(request: CheckRequest) -> int:
     from dmtool.config import load_config
     from dmtool.reporters import render
 
-    config = load_config(Path.cwd())
-    paths = request.paths or tuple(config.paths) or DEFAULT_PATHS
-    fmt = request.fmt or config.format or (
+    config = load_config(Path.cwd()).merged(
+        select=tuple(request.select), ignore=tuple(request.ignore), strict=request.strict,
+        format=request.fmt, paths=request.paths,
+    )
+    paths = config.paths or DEFAULT_PATHS
+    fmt = request.fmt or (config.format if config.source else None) or (
         "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )
-    strict = config.strict if request.strict is None else request.strict
-    select = request.select or frozenset(config.select)
-    ignore = request.ignore | frozenset(config.ignore)
     to_terminal = request.output is None and sys.stdout.isatty()
     color = to_terminal and not os.environ.get("NO_COLOR") if request.color is None else request.color
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing and len(missing) == len(paths):
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
     with _progress_bar() as progress:
-        report = run_check(CheckOptions(paths=tuple(paths), select=select, ignore=ignore,
-                                        progress=progress))
+        report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
+                                        ignore=frozenset(config.ignore), progress=progress))
     text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:
         from dmtool.util.atomic import write_text_atomic
 
         write_text_atomic(request.output, text)
     else:
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
-    return report.exit_code(strict=strict)
+        sys.stdout.write(text)
+    return report.exit_code(strict=config.strict)
 
 
 class _progress_bar:

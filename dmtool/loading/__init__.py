@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from dmtool.loading.discovery import discover
-from dmtool.loading.document import LoadResult, SourceDocument, read_document
+from dmtool.loading.document import LoadResult, SourceDocument, load_text, read_document
 
-__all__ = ["LoadResult", "SourceDocument", "discover", "read_document"]
+__all__ = ["LoadResult", "SourceDocument", "discover", "load_text", "read_document"]

@@ -27,6 +27,10 @@ MAX_DEPTH = 64
 # A file with this many problems is not worth reading further; the rest is noise.
 MAX_PROBLEMS = 50
 
+_CORE_PREFIX = "tag:yaml.org,2002:"
+# Plain scalars starting like `-` or `- x` may be libyaml leniencies (strict.py, S5).
+_INDICATORS = frozenset("-?:")
+_INDICATOR_ENDS = frozenset(("", " ", "\t", ",", "[", "]", "{", "}"))
 _NO_KEY: Any = object()  # the current mapping waits for a key
 _SKIP_KEY: Any = object()  # the current key was refused: drop the value that follows
 
@@ -52,6 +56,9 @@ class BuildResult:
     positions: PositionTree | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     empty: bool = False
+    # Something strict.py must look at more closely (a multi-line flow node, S2, or a
+    # plain scalar starting with an indicator, S5).
+    needs_strict: bool = False
 
 
 def build(text: str, *, display: str, positions: bool) -> BuildResult:
@@ -94,10 +101,11 @@ def _walk(
         SequenceStartEvent,
     )
 
-    # Frames of the enclosing containers: (container, key, key position, own position).
-    # In positions mode a container's position is (line, column, members) and `members`
-    # is filled as the container is; in fast mode positions are all None.
-    stack: list[tuple[Any, Any, Any, Any]] = []
+    # Frames of the enclosing containers: (container, key, key position, own position,
+    # start event). In positions mode a container's position is (line, column, members)
+    # and `members` is filled as the container is; in fast mode positions are all None.
+    stack: list[tuple[Any, Any, Any, Any, Any]] = []
+    opened: Any = None  # the start event of `top`
     top: Any = None  # the container being filled; None at the top level
     here: Any = None  # top's position
     key: Any = _NO_KEY
@@ -115,14 +123,21 @@ def _walk(
         cls = event.__class__
         if cls is ScalarEvent:
             value = event.value
+            style = event.style
             if event.tag is not None or event.anchor is not None:
                 _refuse_properties(event, report)
-            elif not event.style:
+            elif not style:
+                if value[:1] in _INDICATORS and value[1:2] in _INDICATOR_ENDS:
+                    result.needs_strict = True  # maybe `[-]`; strict.py decides (S5)
                 value = resolve_plain(value)
                 if value is UNREPRESENTABLE:
                     report("DM012", event.start_mark, _unrepresentable(event.value),
                            hint=f"Write '{event.value}' in quotes if it is meant as text.")
                     value = _SKIP_KEY  # already reported; refused again as a key otherwise
+            elif (style == '"' or style == "'") and (
+                event.start_mark.line != event.end_mark.line
+            ):
+                result.needs_strict = True  # strict.py checks its indentation (S2)
             if positions:
                 mark = event.start_mark
                 pos = (mark.line + 1, mark.column + 1)
@@ -134,7 +149,8 @@ def _walk(
                        f"Mappings and lists nest more than {MAX_DEPTH} levels deep here; "
                        "flatten the structure.")
                 break
-            stack.append((top, key, key_position, here))
+            stack.append((top, key, key_position, here, opened))
+            opened = event
             key = _NO_KEY
             top = {} if cls is MappingStartEvent else []
             if positions:
@@ -142,9 +158,11 @@ def _walk(
                 here = (mark.line + 1, mark.column + 1, {} if cls is MappingStartEvent else [])
             continue
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            if opened.flow_style and opened.start_mark.line != event.end_mark.line:
+                result.needs_strict = True  # strict.py checks its indentation (S2)
             value = top
             pos = here
-            top, key, key_position, here = stack.pop()
+            top, key, key_position, here, opened = stack.pop()
         elif cls is AliasEvent:
             report("DM003", event.start_mark,
                    f"The alias '*{event.anchor}' repeats an anchored node; content files may "
@@ -210,8 +228,11 @@ def _refuse_properties(event: Any, report: Callable[..., None]) -> None:
                f"The anchor '&{event.anchor}' marks a node for reuse; content files may not "
                "use anchors or aliases. Remove the anchor and write repeated values out.")
     if event.tag is not None:
+        tag = event.tag
+        if tag.startswith(_CORE_PREFIX):
+            tag = "!!" + tag[len(_CORE_PREFIX):]  # shown as written, e.g. !!str
         report("DM011", event.start_mark,
-               f"The explicit tag '{event.tag}' is not allowed; content is plain data. "
+               f"The explicit tag '{tag}' is not allowed; content is plain data. "
                "Remove the tag (quote the value if it must stay text).")
 
 

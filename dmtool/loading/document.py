@@ -1,19 +1,25 @@
-"""SourceDocument: one YAML file as plain JSON data plus the positions of its nodes.
+"""SourceDocument: one YAML file as plain JSON data, its modeline, and node positions.
 
-PROVISIONAL minimal implementation; the loading owner replaces the internals but keeps
-this API: read_document(), SourceDocument.data / .locate() / .modeline / .text.
+Loading is fast-path first: a clean file is parsed once into data only. Positions are
+computed when somebody first asks for one (a second parse of that file alone), and a
+file with problems is parsed again with positions so every diagnostic is located.
+Both passes run the same parser and builder, so they always agree on the data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.loading.builder import NeedsPositions, build
+from dmtool.loading.positions import PathParts, PositionTree, find_position
+from dmtool.loading.reading import read_text
+from dmtool.loading.strict import needs_strict_pass, strict_problems
 
-PathParts = Sequence[str | int]
+_MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
 
 @dataclass
@@ -25,72 +31,98 @@ class SourceDocument:
     text: str
     data: Any
     modeline: str | None = None
-    # (parts) -> ((value line, value col), (key line, key col) or None); 1-based.
-    _positions: dict[tuple[str | int, ...], tuple[tuple[int, int], tuple[int, int] | None]] = (
-        field(default_factory=dict, repr=False)
-    )
+    # The position index, built on the first locate() call; see positions.py.
+    _positions: PositionTree | None = field(default=None, repr=False, compare=False)
+    _indexed: bool = field(default=False, repr=False, compare=False)
 
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
         """Location of the node at `parts` (or its key); falls back to the nearest ancestor."""
-        path = tuple(parts)
-        while True:
-            found = self._positions.get(path)
-            if found is not None:
-                value_pos, key_pos = found
-                line, col = key_pos if (key and key_pos) else value_pos
-                return Location(self.display, line, col, _pointer(parts))
-            if not path:
-                return Location(self.display, 1, 1, _pointer(parts))
-            path = path[:-1]
+        if not self._indexed:
+            built = build(_parser_text(self.text), display=self.display, positions=True)
+            self._positions = built.positions
+            self._indexed = True
+        line, column = find_position(self._positions, parts, key=key)
+        return Location(self.display, line, column, pointer(parts))
 
-
-def _pointer(parts: PathParts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    @property
+    def modeline_line(self) -> int | None:
+        """1-based line of the schema modeline comment, if the file has one."""
+        return _find_modeline(self.text)[1]
 
 
 @dataclass
 class LoadResult:
+    """A document, or None with the diagnostics that explain why there is none."""
+
     document: SourceDocument | None
     diagnostics: list[Diagnostic]
 
 
 def read_document(path: Path, display: str | None = None) -> LoadResult:
     """Read one YAML file; never raises for bad content, returns diagnostics instead."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    shown = display or path.as_posix()
+    text, problems = read_text(path, shown)
+    if text is None:
+        return LoadResult(None, problems)
+    return load_text(text, path=path, display=shown)
 
-    display = display or path.as_posix()
+
+def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -> LoadResult:
+    """Load already-decoded YAML text as one content document."""
+    parsed = _parser_text(text)
     try:
-        raw = path.read_bytes()
-        text = raw.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        return LoadResult(None, [diagnose("DM010", Location(display), f"cannot read file: {exc}")])
-    yaml = YAML(typ="safe", pure=True)
-    yaml.version = (1, 2)
-    try:
-        node = yaml.compose(text)
-    except Exception as exc:  # provisional: the real loader maps each error precisely
-        return LoadResult(None, [diagnose("DM001", Location(display), str(exc).splitlines()[0])])
-    if node is None:
-        return LoadResult(None, [diagnose("DM006", Location(display), "the file is empty")])
-    positions: dict[Any, Any] = {}
+        result = build(parsed, display=display, positions=False)
+    except NeedsPositions:
+        result = build(parsed, display=display, positions=True)
+    problems = result.diagnostics
+    if not problems and (result.needs_strict or needs_strict_pass(parsed)):
+        problems = strict_problems(parsed, display)
+    if problems:
+        return LoadResult(None, problems)
+    if result.empty:
+        return LoadResult(None, [diagnose(
+            "DM006", Location(display, 1, 1),
+            "The file holds no YAML document (it is empty or only comments). Add the "
+            "content or delete the file.")])
+    modeline = _find_modeline(text)[0]
+    document = SourceDocument(path or Path(display), display, text, result.data, modeline)
+    if result.positions is not None:
+        document._positions, document._indexed = result.positions, True
+    return LoadResult(document, [])
 
-    def walk(n: Any, parts: tuple[Any, ...], key_pos: tuple[int, int] | None) -> Any:
-        positions[parts] = ((n.start_mark.line + 1, n.start_mark.column + 1), key_pos)
-        if isinstance(n, MappingNode):
-            out = {}
-            for k, v in n.value:
-                kv = str(k.value)
-                out[kv] = walk(v, parts + (kv,), (k.start_mark.line + 1, k.start_mark.column + 1))
-            return out
-        if isinstance(n, SequenceNode):
-            return [walk(v, parts + (i,), None) for i, v in enumerate(n.value)]
-        assert isinstance(n, ScalarNode)
-        return yaml.constructor.construct_object(n, deep=True)
 
-    data = walk(node, (), None)
-    modeline = None
-    for line in text.splitlines()[:5]:
-        if line.startswith("# yaml-language-server:") and "$schema=" in line:
-            modeline = line.split("$schema=", 1)[1].strip()
-    return LoadResult(SourceDocument(path, display, text, data, modeline, positions), [])
+def _parser_text(text: str) -> str:
+    """The text as handed to the parser: a last line of only blanks gets its line break.
+
+    libyaml drops such a line from a block scalar that ends the file, where YAML 1.2
+    keeps it (YAML test suite L24T/01, JEF9/02). The added break changes nothing else,
+    and it comes after every position, so positions still match the file.
+    """
+    tail = text[text.rfind("\n") + 1:]
+    if tail and not tail.strip(" \t"):
+        return text + "\n"
+    return text
+
+
+def pointer(parts: PathParts) -> str:
+    """The JSON pointer (RFC 6901) for a path of keys and indexes."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _find_modeline(text: str) -> tuple[str | None, int | None]:
+    """The modeline's $schema value among the leading comment lines, and its line."""
+    start, number = 0, 0
+    # Walk line by line without splitting the whole (possibly large) text.
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        number += 1
+        stripped = text[start:end].strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        found = _MODELINE.match(stripped)
+        if found:
+            return found.group(1), number
+        start = end + 1
+    return None, None

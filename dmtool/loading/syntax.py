@@ -24,6 +24,11 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
     """DM001 at the position the parser blamed (the start of the file if it named none)."""
     problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or str(exc)
     problem = str(problem).strip().rstrip(".") or exc.__class__.__name__
+    character = getattr(exc, "character", None)
+    if isinstance(character, str) and len(character) == 1:
+        problem += f" (character U+{ord(character):04X})"
+    elif isinstance(character, int):
+        problem += f" (character U+{character:04X})"
     line, column = _position(exc, text)
     related: tuple[Location, ...] = ()
     context = getattr(exc, "context", None)

@@ -30,6 +30,8 @@ class Source:
     spawned: bool = False
     encounter_kind: str | None = None
     entrance: Mapping[str, Any] | None = None
+    # Where the card's id is written (for findings about the card itself).
+    where: Location | None = None
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ def _card(doc: Any, kind: str) -> Source | None:
     return Source(kind, f"card {data['id']}", data["entry"], doc.locate(("entry",)),
                   ending=data.get("ending"), card_id=data["id"], spawned=isinstance(spawn, dict),
                   encounter_kind=data.get("encounter_kind"),
-                  entrance=when if isinstance(when, dict) else None)
+                  entrance=when if isinstance(when, dict) else None, where=doc.locate(("id",)))
 
 
 def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:

@@ -152,9 +152,14 @@ def _single(document: SourceDocument, error: Any, path: tuple[Any, ...]) -> Diag
             f"{where} is {_short(value)}, but must be one of: {shown}",
             hint=did_you_mean(str(value), [str(a) for a in allowed]),
         )
+    if validator == "not":
+        # A 'not' schema says what must not appear; its description says why in words.
+        reason = error.schema.get("description") if isinstance(error.schema, dict) else None
+        return diagnose("DM106", document.locate(path, key=True),
+                        f"{where}: {reason or 'this combination is not allowed'}")
     if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                      "minItems", "maxItems", "minLength", "maxLength", "minProperties",
-                     "maxProperties", "not"):
+                     "maxProperties"):
         return diagnose("DM106", document.locate(path), f"{where}: {_plain(error.message)}")
     return diagnose("DM101", document.locate(path), f"{where}: {_plain(error.message)}")
 

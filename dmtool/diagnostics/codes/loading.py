@@ -48,6 +48,11 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM012", "unsupported-value", "Value cannot be represented as JSON", E,
              "A key or value has no JSON equivalent (for example a non-string mapping key, "
              "a complex key, or a NaN/infinite number).", "? [a, b]\n: c\n"),
+    CodeInfo("DM020", "unsupported-yaml", "YAML the parser cannot read faithfully", E,
+             "The YAML 1.2 spec allows this construct, but dmtool's parser (libyaml) would "
+             "read it into different data, so dmtool refuses it rather than guess. Quoting "
+             "the text always works.",
+             "labels: {?first: 1}\n"),
     CodeInfo("DM013", "top-not-mapping", "Document is not a mapping", E,
              "A content document must be a mapping that starts with 'kind:' and 'id:'.",
              "- just\n- a list\n"),

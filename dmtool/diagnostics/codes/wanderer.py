@@ -5,7 +5,7 @@ from __future__ import annotations
 from dmtool.diagnostics.catalogue import CodeInfo
 from dmtool.diagnostics.model import Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W = Severity.ERROR, Severity.WARNING
 
 CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM250", "shard-number-taken", "Two world shards share a number", E,
@@ -44,7 +44,8 @@ CODES: tuple[CodeInfo, ...] = (
              "An abomination names a family that does not list it, a family lists an abomination "
              "that names another family, or two families list the same abomination. Each "
              "abomination belongs to exactly one family of four.",
-             "# abomination\nfamily: rage\n# family 'rage'\nabominations: [a, b, c, d]  # no 'e'\n"),
+             "# abomination 'e'\nfamily: rage\n# family 'rage'\n"
+             "abominations: [a, b, c, d]\n"),
     CodeInfo("DM257", "family-punishments", "Lineage punishments do not match the family", E,
              "A family's lineage card has one punishment per abomination of the family. A "
              "punishment names an abomination outside the family or one that already has a "
@@ -53,16 +54,20 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM258", "storybook-endings", "Endings A-D not each present once", E,
              "A storybook has four endings, A, B, C and D, each exactly once.",
              "endings:\n  - ending: A\n  - ending: A\n  - ending: C\n  - ending: D\n"),
-    CodeInfo("DM259", "conclusion-entry-kind", "Conclusion points at a non-conclusion entry", E,
+    CodeInfo("DM259", "conclusion-entry-kind",
+             "Conclusion points at a non-conclusion entry", E,
              "An ending's conclusion names an entry whose kind is not 'conclusion'. Conclusion "
              "entries close the finale and award the finale legacy card. (A conclusion that "
              "names a missing entry is a broken link, reported by the story graph stage.)",
              "conclusions:\n  - {entry: 12, title: Dawn}   # entry 12 is an exploration\n"),
-    CodeInfo("DM260", "conclusion-legacy-mismatch", "Conclusion awards another ending's card", W,
+    CodeInfo("DM260", "conclusion-legacy-mismatch",
+             "Conclusion awards another ending's card", W,
              "A conclusion of one ending awards a finale legacy card whose 'ending' is another "
              "letter, or that belongs to another wanderer than the storybook's.",
-             "- ending: B\n  conclusions:\n    - {entry: 340, title: Ash, legacy: ending-a-card}\n"),
-    CodeInfo("DM261", "locked-card-not-sealed", "Locked card missing from the forgotten envelope", E,
+             "- ending: B\n  conclusions:\n"
+             "    - {entry: 340, title: Ash, legacy: ending-a-card}\n"),
+    CodeInfo("DM261", "locked-card-not-sealed",
+             "Locked card missing from the forgotten envelope", E,
              "A wanderer's locked existence cards, locked domain cards and finale legacy cards "
              "are sealed in the forgotten envelope until the story unlocks them, so each must "
              "also be listed in 'forgotten_envelope'.",
@@ -72,12 +77,14 @@ CODES: tuple[CodeInfo, ...] = (
              "available from the first game, so it cannot also be sealed in the forgotten "
              "envelope.",
              "existence_cards:\n  basic: [steady-hands]\nforgotten_envelope: [steady-hands]\n"),
-    CodeInfo("DM263", "envelope-stray-card", "Forgotten envelope holds a card the wanderer does not list", E,
+    CodeInfo("DM263", "envelope-stray-card",
+             "Forgotten envelope holds a card the wanderer does not list", E,
              "Every id in 'forgotten_envelope' must be one of the wanderer's own locked "
              "existence cards, locked domain cards, finale legacy cards or other cards, so the "
              "envelope and the wanderer's card lists tell the same story.",
              "forgotten_envelope: [someone-elses-card]\n"),
-    CodeInfo("DM264", "card-lock-mismatch", "Card's 'locked' flag disagrees with the wanderer", E,
+    CodeInfo("DM264", "card-lock-mismatch",
+             "Card's 'locked' flag disagrees with the wanderer", E,
              "The wanderer lists a card as locked but the card says 'locked: false', or lists it "
              "as basic or starting but the card says 'locked: true'. Change whichever is wrong.",
              "# wanderer\nexistence_cards: {locked: [second-sight]}\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.references import ReferenceWalker
 from dmtool.validation.schema_errors import did_you_mean
@@ -26,7 +27,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
             yield diagnose(
                 "DM202",
                 document.locate(ref.path),
-                f"'{ref.value}' refers to a {wanted} that does not exist in the corpus",
+                f"no {wanted} with the id '{ref.value}' exists in the corpus",
                 hint=did_you_mean(ref.value, candidates),
             )
 
@@ -41,18 +42,18 @@ def _ids(corpus: Corpus, cache: dict[str, set[str]], kind: str) -> set[str]:
 
 def _duplicate_ids(corpus: Corpus) -> Iterator[Diagnostic]:
     for kind in sorted(corpus.kinds()):
-        first_seen: dict[str, Diagnostic | None] = {}
+        first_seen: dict[str, SourceDocument] = {}
         for document in corpus.of_kind(kind):
             doc_id = document.data.get("id")
             if not isinstance(doc_id, str):
                 continue
-            if doc_id in first_seen:
-                original = corpus.get(kind, doc_id)
-                related = (original.locate(("id",)),) if original is not None else ()
+            original = first_seen.get(doc_id)
+            if original is not None:
                 yield diagnose(
                     "DM201",
                     document.locate(("id",)),
-                    f"the {kind} id '{doc_id}' is already used by {related[0].path if related else 'another file'}",
-                    related=related,
+                    f"the {kind} id '{doc_id}' is already used by {original.display}",
+                    related=(original.locate(("id",)),),
                 )
-            first_seen[doc_id] = None
+            else:
+                first_seen[doc_id] = document

@@ -185,7 +185,8 @@ def _punishments(family: SourceDocument) -> Iterator[Diagnostic]:
     for name in members:
         if name not in seen:
             yield diagnose("DM257", family.locate(("punishments",)),
-                           f"abomination '{name}' of this family has no lineage punishment; add one")
+                           f"abomination '{name}' of this family has no lineage punishment; "
+                           f"add one")
 
 
 # ---------------------------------------------------------------- storybooks
@@ -268,19 +269,24 @@ def _envelope(wanderer: SourceDocument) -> Iterator[Diagnostic]:
                 yield diagnose(
                     "DM261", wanderer.locate((*parts, index)),
                     f"'{card_id}' is sealed in the forgotten envelope, but 'forgotten_envelope' "
-                    f"does not list it; add it there", related=(wanderer.locate(("forgotten_envelope",)),))
-    basic = [(("existence_cards", "basic", i), c) for i, c in enumerate(data["existence_cards"]["basic"])]
-    basic.append((("dashboard", "starting_existence_card"), data["dashboard"]["starting_existence_card"]))
+                    f"does not list it; add it there",
+                    related=(wanderer.locate(("forgotten_envelope",)),))
+    dashboard = data["dashboard"]
+    basic: list[tuple[Parts, str]] = [(("existence_cards", "basic", i), c)
+                                      for i, c in enumerate(data["existence_cards"]["basic"])]
+    basic.append((("dashboard", "starting_existence_card"), dashboard["starting_existence_card"]))
     basic += [(("dashboard", "starting_domain_cards", i), c)
-              for i, c in enumerate(data["dashboard"]["starting_domain_cards"])]
-    basic_ids = {card_id for _, card_id in basic}
+              for i, c in enumerate(dashboard["starting_domain_cards"])]
+    basic_ids: set[str] = set()
     for parts, card_id in basic:
-        if card_id in envelope:
+        # A card both basic and starting is reported once, at its first listing.
+        if card_id in envelope and card_id not in basic_ids:
             yield diagnose(
                 "DM262", wanderer.locate(("forgotten_envelope", envelope.index(card_id))),
                 f"'{card_id}' is available from the first game, so it cannot be sealed in the "
                 f"forgotten envelope; remove it from 'forgotten_envelope' (or list it as locked)",
                 related=(wanderer.locate(parts),))
+        basic_ids.add(card_id)
     for index, card_id in enumerate(envelope):
         if card_id not in known and card_id not in basic_ids:
             yield diagnose(

@@ -1,0 +1,1 @@
+"""Benchmarks for `make bench` (not part of the package)."""

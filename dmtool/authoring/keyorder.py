@@ -1,0 +1,122 @@
+"""Canonical key order: `kind` and `id` first, then the order of the schema's `properties`.
+
+The schema of the document's kind is walked alongside the data, following `$ref` and the
+branches of `allOf`/`anyOf`/`oneOf`; where branches compete (an effect is one of many
+single-key mappings), the branch naming most of the mapping's keys decides. Keys no schema
+names keep their relative order after the known ones, so the order is a pure function of
+the key set and formatting twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dmtool.validation.schemas import SchemaSet
+
+ROOT_FIRST = ("kind", "id")
+_BRANCHES = ("allOf", "anyOf", "oneOf", "then", "else")
+_MAX_EXPANSION = 64  # guards against $ref cycles without properties in between
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """The candidate subschemas (with the `$id` they live in) for one place in the data."""
+
+    candidates: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+EMPTY = Cursor()
+
+
+class KeyOrder:
+    """Orders mapping keys after the schemas in one folder; unknown kinds keep source order."""
+
+    def __init__(self, schema_dir: Path) -> None:
+        self._schemas = SchemaSet(schema_dir)
+
+    def root(self, data_kind: object) -> Cursor:
+        try:
+            schema_id = self._schemas.kinds.get(data_kind) if isinstance(data_kind, str) else None
+        except (OSError, ValueError):  # a missing folder or a broken schema: no ordering
+            return EMPTY
+        if schema_id is None:
+            return EMPTY
+        return self._expand(schema_id, self._schemas.by_id[schema_id])
+
+    def order(self, cursor: Cursor, keys: Sequence[str], *, root: bool = False) -> list[int]:
+        """Indexes of `keys` in canonical order."""
+        ranking: dict[str, int] = {}
+        if root:
+            for name in ROOT_FIRST:
+                ranking.setdefault(name, len(ranking))
+        for _, schema in self._ranked(cursor, keys):
+            for name in schema.get("properties", {}):
+                ranking.setdefault(name, len(ranking))
+        unknown = len(ranking)
+        return sorted(range(len(keys)), key=lambda i: (ranking.get(keys[i], unknown), i))
+
+    def child(self, cursor: Cursor, key: str, keys: Sequence[str]) -> Cursor:
+        """The cursor for the value of `key` in a mapping holding `keys`."""
+        found: list[tuple[str, dict[str, Any]]] = []
+        for base, schema in self._ranked(cursor, keys):
+            sub = schema.get("properties", {}).get(key)
+            if sub is None:
+                for pattern, candidate in schema.get("patternProperties", {}).items():
+                    if _matches(pattern, key):
+                        sub = candidate
+                        break
+            if sub is None and isinstance(schema.get("additionalProperties"), dict):
+                sub = schema["additionalProperties"]
+            if isinstance(sub, dict):
+                found.extend(self._expand(base, sub).candidates)
+        return Cursor(tuple(found))
+
+    def item(self, cursor: Cursor, index: int) -> Cursor:
+        """The cursor for item `index` of a list."""
+        found: list[tuple[str, dict[str, Any]]] = []
+        for base, schema in cursor.candidates:
+            prefix = schema.get("prefixItems", [])
+            sub = prefix[index] if index < len(prefix) else schema.get("items")
+            if isinstance(sub, dict):
+                found.extend(self._expand(base, sub).candidates)
+        return Cursor(tuple(found))
+
+    def _ranked(self, cursor: Cursor, keys: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+        """Candidates, those naming most of `keys` first (stable for ties)."""
+        wanted = set(keys)
+        scored = [
+            (len(wanted & set(schema.get("properties", {}))), position, base, schema)
+            for position, (base, schema) in enumerate(cursor.candidates)
+        ]
+        return [(b, s) for _, _, b, s in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+    def _expand(self, base: str, schema: dict[str, Any]) -> Cursor:
+        out: list[tuple[str, dict[str, Any]]] = []
+        pending = [(base, schema)]
+        while pending and len(out) < _MAX_EXPANSION:
+            base, node = pending.pop(0)
+            out.append((base, node))
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    pending.append(self._schemas.resolve(base, ref))
+                except (KeyError, IndexError, TypeError):
+                    pass  # an unresolvable $ref is the schema checker's business
+            for keyword in _BRANCHES:
+                branch = node.get(keyword)
+                if isinstance(branch, dict):
+                    pending.append((base, branch))
+                elif isinstance(branch, list):
+                    pending.extend((base, b) for b in branch if isinstance(b, dict))
+        return Cursor(tuple(out))
+
+
+def _matches(pattern: str, key: str) -> bool:
+    try:
+        return re.search(pattern, key) is not None
+    except re.error:
+        return False

@@ -1,0 +1,117 @@
+"""The resolution context: the state being built, dice, policy, events and the story frame."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.engine.catalog import Catalog
+from dmtool.engine.dice import DiceSource
+from dmtool.engine.errors import EngineFault
+from dmtool.engine.policy import REQUIRED, Policy, Question
+from dmtool.engine.state import GameState, Monster, Wanderer
+
+Event = dict[str, Any]
+
+
+@dataclass
+class Frame:
+    """One run of story effects: an encounter, an event entry, a monster action, a bare effect.
+
+    `death_depth` is set when the frame's wanderer dies: the effect list at that depth
+    finishes (the current block of text), then the frame ends.
+    """
+
+    kind: str
+    wanderer: str | None = None
+    summoned: bool = False
+    depth: int = 0
+    death_depth: int | None = None
+    ended: bool = False
+    entry: int | None = None
+
+
+@dataclass
+class Ctx:
+    """Mutable working context of one transition. `state` is already a private clone."""
+
+    state: GameState
+    catalog: Catalog
+    dice: DiceSource
+    policy: Policy
+    events: list[Event] = field(default_factory=list)
+    frame: Frame = field(default_factory=lambda: Frame("effect"))
+    who: str | None = None  # the resolving wanderer
+    monster: str | None = None  # the acting monster
+
+    def emit(self, event: str, **data: Any) -> None:
+        self.events.append({"event": event, **data})
+
+    def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
+            *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:
+        names = (keys,) if isinstance(keys, str) else keys
+        key, answer = self.policy.ask(Question(names, prompt, options, default, accepts))
+        if answer != default or key != names[0]:
+            self.emit("chose", question=names[0], key=key, answer=answer)
+        return key, answer
+
+    def answer(self, key: str, prompt: str, options: tuple[Any, ...] = (),
+               *, default: Any = REQUIRED, accepts: Any = None) -> Any:
+        return self.ask(key, prompt, options, default=default, accepts=accepts)[1]
+
+    @property
+    def halted(self) -> bool:
+        return self.state.outcome != "ongoing" or self.frame.ended
+
+    def wanderer(self, wid: str) -> Wanderer:
+        return self.state.wanderers[wid]
+
+    def resolver(self) -> Wanderer | None:
+        """The wanderer an effect applies to: the resolving wanderer, or, inside a monster's
+        action, the monster's nearest target."""
+        if self.who is not None:
+            return self.state.wanderers.get(self.who)
+        if self.monster is not None and self.monster in self.state.monsters:
+            from dmtool.engine.monsters import choose_target
+
+            target = choose_target(self, self.state.monsters[self.monster], "nearest_wanderer")
+            return target
+        return None
+
+    def need_resolver(self, effect: str) -> Wanderer:
+        w = self.resolver()
+        if w is None:
+            raise EngineFault(f"the effect '{effect}' needs a resolving wanderer")
+        return w
+
+    def acting_monster(self) -> Monster | None:
+        return self.state.monsters.get(self.monster) if self.monster else None
+
+    def frozen(self, w: Wanderer) -> bool:
+        """A summoned dead wanderer's health and mental capacity cannot change."""
+        return self.frame.summoned and self.frame.wanderer == w.id
+
+    def counts_alive(self, w: Wanderer) -> bool:
+        return w.alive or self.frozen(w)
+
+    @contextmanager
+    def acting(self, *, who: str | None = None, monster: str | None = None,
+               keep_monster: bool = False) -> Iterator[None]:
+        saved = (self.who, self.monster)
+        self.who = who
+        self.monster = monster if not keep_monster else self.monster
+        try:
+            yield
+        finally:
+            self.who, self.monster = saved
+
+    @contextmanager
+    def in_frame(self, frame: Frame) -> Iterator[Frame]:
+        saved = self.frame
+        self.frame = frame
+        try:
+            yield frame
+        finally:
+            self.frame = saved

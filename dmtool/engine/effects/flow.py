@@ -1,0 +1,92 @@
+"""Effects that steer the story: links, tests, choices, branches and endings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dmtool.engine.conditions import holds
+from dmtool.engine.constants import domains_from_mapping
+from dmtool.engine.context import Ctx
+from dmtool.engine.effects import effect
+from dmtool.engine.health import end_stage
+from dmtool.engine.rolls import requirement_test
+from dmtool.engine.story import resolve_entry, run_effects
+
+
+@effect("goto")
+def _goto(ctx: Ctx, number: int) -> None:
+    resolve_entry(ctx, number)
+
+
+@effect("test")
+def _test(ctx: Ctx, spec: dict[str, Any]) -> None:
+    w = ctx.need_resolver("test")
+    need = domains_from_mapping(spec["roll"])
+    kind = "release" if spec.get("release") and w.trapped else "test"
+    passed, _ = requirement_test(ctx, w, need, kind=kind, why=f"{kind} test")
+    run_effects(ctx, spec.get("pass" if passed else "fail", []))
+
+
+@effect("choice")
+def _choice(ctx: Ctx, options: list[dict[str, Any]]) -> None:
+    open_ = [o for o in options if "when" not in o or holds(ctx, o["when"])]
+    if not open_:
+        ctx.emit("no_option", options=[o["label"] for o in options])
+        return
+    labels = tuple(o["label"] for o in open_)
+    picked = open_[0] if len(open_) == 1 else None
+    if picked is None:
+        answer = ctx.answer("choice", "Choose an option", labels, accepts=lambda k, a: (
+            k == "choice" and isinstance(a, int) and 1 <= a <= len(open_)))
+        picked = open_[answer - 1] if isinstance(answer, int) else open_[labels.index(answer)]
+    ctx.emit("option", label=picked["label"])
+    run_effects(ctx, picked.get("effects", []))
+
+
+@effect("if")
+def _if(ctx: Ctx, spec: dict[str, Any]) -> None:
+    run_effects(ctx, spec["then"] if holds(ctx, spec["when"]) else spec.get("else", []))
+
+
+@effect("may")
+def _may(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
+    if ctx.answer("may", "Resolve the optional effects?", (True, False), default=False):
+        run_effects(ctx, effects)
+    else:
+        ctx.emit("declined")
+
+
+@effect("all_wanderers")
+def _all_wanderers(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
+    for w in list(ctx.state.wanderers.values()):
+        if ctx.halted:
+            return
+        if ctx.counts_alive(w):
+            with ctx.acting(who=w.id):
+                run_effects(ctx, effects)
+
+
+@effect("central_wanderer")
+def _central(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
+    with ctx.acting(who=ctx.state.central):
+        run_effects(ctx, effects)
+
+
+@effect("end")
+def _end(ctx: Ctx, what: str) -> None:
+    ctx.frame.ended = True
+    ctx.emit("ended", what=what)
+
+
+@effect("conclude")
+def _conclude(ctx: Ctx, legacy: str) -> None:
+    state = ctx.state
+    state.outcome = "concluded"
+    state.reason = legacy
+    state.phase = "ended"
+    ctx.emit("concluded", legacy=legacy)
+
+
+@effect("fail_stage")
+def _fail(ctx: Ctx, why: str) -> None:
+    end_stage(ctx, "failed", why)

@@ -1,0 +1,110 @@
+"""Transitions: apply(state, action) -> Applied (new state, events) or Rejected (code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.engine.actions import SYSTEM_ACTIONS, Action, check, parse_action
+from dmtool.engine.catalog import Catalog
+from dmtool.engine.context import Ctx, Event
+from dmtool.engine.dice import DiceSource
+from dmtool.engine.errors import Reject
+from dmtool.engine.policy import Policy
+from dmtool.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class Applied:
+    state: GameState
+    events: list[Event]
+
+    ok = True
+
+
+@dataclass(frozen=True)
+class Rejected:
+    code: str
+    message: str
+
+    ok = False
+
+
+def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,
+          dice: DiceSource, policy: Policy) -> Applied | Rejected:
+    """Resolve one action on a private copy of `state`; the given state is never changed.
+
+    Dice and policy are asked as the rules need them; a rejection leaves no trace in the
+    state (a scripted source that was read from should be rolled back by the caller).
+    """
+    from dmtool.engine import phases, setup  # noqa: F401  (registers the system steps)
+    from dmtool.engine.perform import perform
+
+    try:
+        if not isinstance(action, Action):
+            action = parse_action(action)
+        work = state.clone()
+        ctx = Ctx(work, catalog, dice, policy)
+        if action.kind in SYSTEM_ACTIONS:
+            phases.STEPS[action.kind](ctx, action)
+        else:
+            plan = check(work, catalog, action)
+            perform(ctx, work.wanderers[action.wanderer or ""], plan)
+    except Reject as rejection:
+        return Rejected(rejection.code, rejection.message)
+    return Applied(work, ctx.events)
+
+
+def is_legal(state: GameState, catalog: Catalog, action: Action) -> bool:
+    """Whether a wanderer action passes every check now (no dice are rolled)."""
+    try:
+        check(state, catalog, action)
+    except Reject:
+        return False
+    return True
+
+
+def legal_actions(state: GameState, catalog: Catalog) -> list[Action]:
+    """Every distinct wanderer action the active wanderers could take now (brain payments
+    aside), plus the turn of an active monster."""
+    out: list[Action] = []
+    for cid in _active(state):
+        if cid in state.monsters:
+            out.append(Action("activate", None, {"monster": cid}))
+            continue
+        for kind, args in _candidates(state, catalog, cid):
+            action = Action(kind, cid, args)
+            if is_legal(state, catalog, action):
+                out.append(action)
+    return out
+
+
+def _active(state: GameState) -> list[str]:
+    from dmtool.engine.turns import active_characters
+
+    return active_characters(state)
+
+
+def _candidates(state: GameState, catalog: Catalog, wid: str) -> list[tuple[str, Any]]:
+    from dmtool.engine.constants import domain_text
+
+    w = state.wanderers[wid]
+    here = w.shard or 0
+    plain: list[tuple[str, Any]] = [("pass", {}), ("domain", {}), ("search", {}),
+                                    ("encounter", {}), ("confront", {})]
+    plain += [("move", {"to": n}) for n in catalog.board.within(here, 3)]
+    plain += [("encounter", {"card": c}) for c in state.shards[here].cards]
+    for m in state.monsters.values():
+        for rift in dict.fromkeys(m.rifts):
+            plain.append(("attack", {"monster": m.id, "rift": domain_text(rift)}))
+    plain += [("trade", {"with": o.id, "give": [], "take": []})
+              for o in state.wanderers.values() if o.id != wid]
+    plain += [("existence", {"card": c}) for c in w.existence_deck]
+    plain += [("component", {"card": c}) for c in w.existence_cards + w.domain_cards]
+    support = []
+    for card, up in state.support.items():
+        offered = catalog.support_cards.get(card, {}).get("action")
+        if up:
+            support += [("support", {"card": card, kind: args})
+                        for kind, args in plain if kind == offered]
+    return plain + support

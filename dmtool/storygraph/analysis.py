@@ -1,0 +1,195 @@
+"""Analysing one storybook: build the graph, solve reachability and scores, and turn every
+problem into a diagnostic at the line of the entry, link or card concerned."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.model.storybook import ENDINGS, Storybook
+from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
+from dmtool.storygraph.conditions import Facts, describe, evaluate
+from dmtool.storygraph.context import StoryContext
+from dmtool.storygraph.local import local_findings, where
+from dmtool.storygraph.reach import Solution, components, open_arcs, solve, traps
+from dmtool.storygraph.scores import INF, ScoreAnalysis, analyse_scores
+
+
+@dataclass
+class Analysis:
+    graph: StoryGraph
+    solution: Solution
+    scores: ScoreAnalysis
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap, broken.
+    problems: dict[str, set[int]] = field(default_factory=dict)
+
+
+def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analysis:
+    graph = build_graph(storybook, context)
+    solution = solve(graph)
+    scores = analyse_scores(graph, solution)
+    analysis = Analysis(graph, solution, scores)
+    analysis.diagnostics = list(local_findings(graph)) + list(_global_findings(analysis))
+    _collect_problems(analysis)
+    return analysis
+
+
+def _collect_problems(analysis: Analysis) -> None:
+    graph = analysis.graph
+    problems: dict[str, set[int]] = {"dead-end": set(), "unreachable": set(), "trap": set(), "broken": set()}
+    for node, arcs in graph.arcs.items():
+        if isinstance(node, int):
+            if any(a.kind == "open" for a in arcs):
+                problems["dead-end"].add(node)
+            if any(a.broken is not None for a in arcs):
+                problems["broken"].add(node)
+    problems["unreachable"] = {n for n in graph.entries if n not in analysis.solution.reached}
+    for trap in traps(graph, analysis.solution.facts):
+        problems["trap"].update(trap)
+    analysis.problems = problems
+
+
+def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:
+    preds: dict[Node, list[tuple[Node, Arc]]] = {}
+    for node, arcs in graph.arcs.items():
+        for arc in arcs:
+            for target in ([arc.goto] if arc.goto is not None else []) + list(arc.enables):
+                preds.setdefault(target, []).append((node, arc))
+    return preds
+
+
+def _why_not(graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts,
+             preds: dict[Node, list[tuple[Node, Arc]]]) -> str:
+    """Why a search from some roots does not arrive at `target`, in words."""
+    entrance = graph.entrances.get(target)
+    if entrance is not None and evaluate(entrance, facts) is False:
+        return f"its entrance condition ({describe(entrance)}) can never hold"
+    for node, arc in preds.get(target, ()):
+        if node in reached:
+            for condition, negated in arc.conditions:
+                value = evaluate(condition, facts)
+                if value is not None and value == negated:
+                    text = describe(condition)
+                    text = f"{text} is always true" if negated else f"{text} never holds"
+                    return f"the link from {node_name(node)} is taken only when {text}"
+    sources = sorted({n for n, _ in preds.get(target, ())}, key=str)
+    if sources:
+        names = ", ".join(node_name(n) for n in sources[:3])
+        return f"only {names} lead{'s' if len(sources) == 1 else ''} to it, and {'it is' if len(sources) == 1 else 'they are'} not reachable either"
+    return "no root and no entry leads to it"
+
+
+def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
+    graph, solution = analysis.graph, analysis.solution
+    storybook, facts = graph.storybook, solution.facts
+    preds = _predecessors(graph)
+    conclusions = {c.entry for e in storybook.endings.values() for c in e.conclusions}
+    yield from _unreachable(graph, solution, preds, conclusions)
+    scored = {e for n in solution.stage for a in open_arcs(graph, n, facts)
+              for e, g in zip(ENDINGS, a.gain) if g > 0}
+    for letter, ending in storybook.endings.items():
+        if letter not in scored:
+            yield diagnose("DM304", where(storybook, ending.parts + ("ending",)),
+                           f"no branch the wanderer stage can reach gives ending {letter} points, so "
+                           f"it can never be entered; award it points with {{score: {{{letter}: 1}}}}")
+        elif letter in analysis.scores.certificates:
+            yield _certificate(analysis, letter)
+        for conclusion in ending.conclusions:
+            number = conclusion.entry
+            if number in storybook.entries and number not in solution.finale.get(letter, ()):
+                why = _why_not(graph, number, solution.finale.get(letter, frozenset()), facts, preds)
+                yield diagnose("DM305", where(storybook, conclusion.parts + ("entry",)),
+                               f"ending {letter}'s finale can never reach conclusion entry {number}: {why}")
+    for trap in traps(graph, facts):
+        first = storybook.entries[trap[0]]
+        names = ", ".join(str(n) for n in trap)
+        yield diagnose("DM307", where(storybook, first.parts + ("entry",)),
+                       f"entries {names} lead only to each other and none of them leads on to an exit, "
+                       f"so a reader who enters is stuck; add a way out such as {{end: encounter}}"
+                       if len(trap) > 1 else
+                       f"entry {trap[0]} leads only back to itself, so a reader who enters is stuck; "
+                       f"add a way out such as {{end: encounter}}",
+                       related=tuple(where(storybook, storybook.entries[n].parts + ("entry",))
+                                     for n in trap[1:]))
+    yield from _orphans(analysis)
+
+
+def _unreachable(graph: StoryGraph, solution: Solution, preds: dict[Node, list[tuple[Node, Arc]]],
+                 conclusions: set[Any]) -> Iterator[Diagnostic]:
+    """One finding per unreachable region, at its first entry, counting what hangs off it."""
+    storybook = graph.storybook
+    lost = [n for n in storybook.entries if n not in solution.reached and n not in conclusions]
+    if not lost:
+        return
+    lost_set = set(lost)
+    everything = Facts(codas=_All(), visited=_All(), scored=_All())
+    for component in components(graph, everything, lost):
+        members = set(component)
+        if any(p in lost_set and p not in members for m in component for p, _ in preds.get(m, ())):
+            continue  # reached only through another unreachable region, counted there
+        head = min(component)
+        behind = _downstream(graph, members, lost_set) - 1
+        why = _why_not(graph, head, solution.reached, solution.facts, preds)
+        more = f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it" if behind else ""
+        yield diagnose("DM303", where(storybook, storybook.entries[head].parts + ("entry",)),
+                       f"entry {head} can never be reached: {why}{more}. Link to it or remove it")
+
+
+class _All:
+    """A collection that contains everything (no condition is pruned)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def _downstream(graph: StoryGraph, start: set[Node], within: set[Node]) -> int:
+    seen = set(start)
+    queue = deque(start)
+    while queue:
+        node = queue.popleft()
+        for arc in graph.arcs.get(node, ()):
+            for target in ([arc.goto] if arc.goto is not None else []) + list(arc.enables):
+                if target in within and target not in seen:
+                    seen.add(target)
+                    queue.append(target)
+    return len(seen)
+
+
+def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
+    storybook = analysis.graph.storybook
+    cert = analysis.scores.certificates[loser]
+    most = cert.loser_max
+    amount = ("can gain points without limit (a loop repeats)" if most == INF
+              else f"can reach at most {int(most)} point{'s' if most != 1 else ''} in a game that reads each encounter once")
+    return diagnose(
+        "DM306", where(storybook, storybook.endings[loser].parts + ("ending",)),
+        f"ending {loser} can never have the highest score: it {amount}, but ending {cert.winner} "
+        f"always has at least as many on the same paths, and ties go to {cert.winner}",
+        hint=f"give ending {loser} points on a branch where ending {cert.winner} gains fewer",
+    )
+
+
+def _orphans(analysis: Analysis) -> Iterator[Diagnostic]:
+    graph, solution = analysis.graph, analysis.solution
+    context = graph.context
+    spawned: set[str] = set()
+    for node in solution.reached:
+        for arc in open_arcs(graph, node, solution.facts):
+            for leaf in arc.branch.leaves:
+                if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
+                    spawned.add(leaf.value.get("card"))
+    for card in context.cards + context.finale:
+        if not card.spawned and card.card_id not in spawned:
+            yield diagnose("DM308", card.where or card.location,
+                           f"encounter card '{card.card_id}' has no spawning condition and no reachable "
+                           f"branch spawns it, so entry {card.entry} is never read through it; add a "
+                           f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere")
+    for coda, location in context.codas.items():
+        if coda not in solution.facts.codas:
+            yield diagnose("DM309", location,
+                           f"coda card '{coda}' is never awarded by a reachable branch of storybook "
+                           f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs")

@@ -1,0 +1,185 @@
+"""Building the storybook graph: one node per entry (plus the setup and finale blocks), one
+arc per branch of its effects, the roots of the wanderer stage and of each ending's finale."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Union
+
+from dmtool.diagnostics.model import Location
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Storybook, iter_branches
+from dmtool.storygraph.context import Source, StoryContext
+
+# A node is an entry number, or a block that is not an entry: "setup" (the storybook's
+# special setup), "A:setup" and "A:event" (an ending's special setup and event phase).
+Node = Union[int, str]
+
+# Beyond this many branches in one entry we stop walking it (and say so, DM315).
+MAX_BRANCHES = 512
+NO_SCORE = (0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Arc:
+    """One branch of a node, digested for the analyses."""
+
+    node: Node
+    index: int
+    branch: Branch
+    goto: int | None  # target entry when the branch links to an existing entry
+    broken: int | None  # target entry number when it links to a missing one
+    enables: tuple[int, ...]  # entries of encounter cards the branch spawns
+    conditions: tuple[tuple[Mapping[str, Any], bool], ...]  # (condition, negated) to take it
+    codas: tuple[str, ...]
+    scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
+
+    @property
+    def kind(self) -> str:
+        return self.branch.exit.kind
+
+    @property
+    def escapes(self) -> bool:
+        """Whether the branch leaves the graph: a terminal, an open end or a broken link."""
+        return self.goto is None
+
+    @property
+    def gain(self) -> tuple[int, int, int, int]:
+        if not self.scores:
+            return NO_SCORE
+        return tuple(sum(s[i] for s in self.scores) for i in range(4))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    node: Node
+    kind: str  # setup | round | event | shard | card | start | finale-setup | finale-event | finale-shard | finale-card
+    label: str
+    location: Location | None = None
+    ending: str | None = None
+
+
+@dataclass
+class StoryGraph:
+    storybook: Storybook
+    context: StoryContext
+    arcs: dict[Node, tuple[Arc, ...]] = field(default_factory=dict)
+    truncated: set[Node] = field(default_factory=set)
+    stage_roots: list[Root] = field(default_factory=list)
+    finale_roots: dict[str, list[Root]] = field(default_factory=dict)
+    # Entrance conditions by entry: a side leading there is taken only if it can hold.
+    entrances: dict[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def entries(self) -> Mapping[int, Any]:
+        return self.storybook.entries
+
+    def nodes(self) -> Iterator[Node]:
+        return iter(self.arcs)
+
+    def effects_of(self, node: Node) -> tuple[tuple[Any, ...], Parts]:
+        """The effect list of a node and where it is written."""
+        if isinstance(node, int):
+            entry = self.storybook.entries[node]
+            return entry.effects, entry.effects_parts
+        if node == "setup":
+            return self.storybook.setup, ("setup", "effects")
+        letter, block = node.split(":")
+        ending = self.storybook.endings[letter]
+        if block == "setup":
+            return ending.setup, ending.parts + ("setup", "effects")
+        return ending.event_phase, ending.parts + ("event_phase", "effects")
+
+
+def node_name(node: Node) -> str:
+    """How a node is named in messages."""
+    if isinstance(node, int):
+        return f"entry {node}"
+    if node == "setup":
+        return "the storybook's setup"
+    letter, block = node.split(":")
+    return f"ending {letter}'s {'setup' if block == 'setup' else 'event phase'}"
+
+
+def build_graph(storybook: Storybook, context: StoryContext | None = None) -> StoryGraph:
+    context = context or StoryContext()
+    graph = StoryGraph(storybook, context)
+    cards = {s.card_id: s for s in context.cards + context.finale if s.card_id}
+    nodes: list[Node] = list(storybook.entries)
+    if storybook.setup:
+        nodes.append("setup")
+    for letter, ending in storybook.endings.items():
+        nodes += [f"{letter}:setup", f"{letter}:event"]
+    for node in nodes:
+        effects, parts = graph.effects_of(node)
+        branches = list(islice(iter_branches(effects, parts), MAX_BRANCHES + 1))
+        if len(branches) > MAX_BRANCHES:
+            graph.truncated.add(node)
+            branches = branches[:MAX_BRANCHES]
+        graph.arcs[node] = tuple(_arc(node, i, b, storybook, cards) for i, b in enumerate(branches))
+    for number, entry in storybook.entries.items():
+        if entry.entrance is not None:
+            graph.entrances[number] = entry.entrance
+    _roots(graph)
+    return graph
+
+
+def _arc(node: Node, index: int, branch: Branch, storybook: Storybook,
+         cards: Mapping[str, Source]) -> Arc:
+    goto = broken = None
+    if branch.exit.kind == "goto":
+        target = branch.exit.value
+        if target in storybook.entries:
+            goto = target
+        else:
+            broken = target if isinstance(target, int) else -1
+    enables: list[int] = []
+    codas: list[str] = []
+    scores: list[tuple[int, int, int, int]] = []
+    for leaf in branch.leaves:
+        if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
+            card = cards.get(leaf.value.get("card"))
+            if card is not None and card.entry in storybook.entries:
+                enables.append(card.entry)
+        elif leaf.name == "gain_coda" and isinstance(leaf.value, str):
+            codas.append(leaf.value)
+        elif leaf.name == "score" and isinstance(leaf.value, dict):
+            scores.append(tuple(_points(leaf.value.get(e)) for e in ENDINGS))  # type: ignore[arg-type]
+    conditions = tuple((s.condition, s.negated) for s in branch.steps if s.condition is not None)
+    return Arc(node, index, branch, goto, broken, tuple(enables), conditions, tuple(codas),
+               tuple(scores))
+
+
+def _points(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _roots(graph: StoryGraph) -> None:
+    storybook, context = graph.storybook, graph.context
+    stage: list[Root] = []
+    if storybook.setup:
+        stage.append(Root("setup", "setup", "storybook setup"))
+    if context.rounds is None:
+        stage += [Root(n, "event", f"event entry {n}") for n, e in storybook.entries.items()
+                  if e.kind == "event"]
+    else:
+        stage += [Root(s.entry, "round", s.label, s.location) for s in context.rounds
+                  if s.entry in storybook.entries]
+    stage += [Root(s.entry, "shard", s.label, s.location) for s in context.shards
+              if s.entry in storybook.entries]
+    stage += [Root(s.entry, "card", s.label, s.location) for s in context.cards
+              if s.spawned and s.entry in storybook.entries]
+    graph.stage_roots = stage
+    for letter, ending in storybook.endings.items():
+        roots = [Root(f"{letter}:setup", "finale-setup", f"ending {letter} setup", ending=letter),
+                 Root(f"{letter}:event", "finale-event", f"ending {letter} event phase", ending=letter)]
+        if ending.start in storybook.entries:
+            roots.append(Root(ending.start, "start", f"ending {letter} start",
+                              storybook.locate(ending.parts + ("start",)), ending=letter))
+        for source in context.finale:
+            if source.ending == letter and source.entry in storybook.entries:
+                if source.kind == "finale-shard" or source.spawned:
+                    roots.append(Root(source.entry, source.kind, source.label, source.location,
+                                      ending=letter))
+        graph.finale_roots[letter] = roots

@@ -1,0 +1,218 @@
+"""Drawing a storybook graph as Graphviz DOT: clusters, shapes by entry kind, labelled edges,
+problems highlighted, a legend.
+
+Authored text never reaches DOT unescaped: every label is a double-quoted string with
+backslashes and quotes escaped and control characters dropped, so it cannot close the
+string, start an HTML-like label or smuggle in a Graphviz escape such as \\N or \\l.
+Node ids are generated, never authored, and no URL, href or tooltip attribute is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+
+from dmtool.storygraph.analysis import Analysis
+from dmtool.storygraph.build import Arc, Node, Root
+from dmtool.storygraph.reach import open_arcs
+from dmtool.storygraph.witness import describe_step
+
+KIND_STYLE = {
+    "event": ("box", "#dbe9f6"),
+    "exploration": ("ellipse", "#e3f1e3"),
+    "reality_shard": ("hexagon", "#efe2f5"),
+    "finale": ("octagon", "#fff2c2"),
+    "conclusion": ("doubleoctagon", "#fbd9bd"),
+}
+PROBLEM_STYLE = {
+    "dead-end": 'color="#c62828", penwidth=2.5',
+    "trap": 'color="#ef6c00", penwidth=2.5',
+    "unreachable": 'style="filled,dashed", fillcolor="#eeeeee", fontcolor="#777777"',
+}
+GROUP_TITLES = {"stage": "Round events", "shard": "World shards", "card": "Encounter cards"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def quote(text: str, *, limit: int = 60) -> str:
+    """A DOT double-quoted string holding `text` literally (shortened to `limit`)."""
+    text = _CONTROL.sub(" ", str(text)).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def lines(*parts: str, limit: int = 28) -> str:
+    """Several escaped lines in one quoted label (our own line breaks only)."""
+    return '"' + "\\n".join(quote(p, limit=limit)[1:-1] for p in parts if p) + '"'
+
+
+def _nid(node: Node) -> str:
+    return f"e{node}" if isinstance(node, int) else "b_" + re.sub(r"[^A-Za-z0-9]", "_", node)
+
+
+def select(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
+           ending: str | None = None) -> set[Node]:
+    """The nodes to draw: everything, a neighbourhood of `focus`, or one ending's finale."""
+    graph = analysis.graph
+    if ending is not None:
+        return set(analysis.solution.finale.get(ending, ()))
+    nodes: set[Node] = set(graph.entries)
+    if focus is None:
+        return nodes | {n for n in graph.arcs if not isinstance(n, int) and _links(analysis, n)}
+    near: dict[Node, list[Node]] = {}
+    for node, target, _ in _edges(analysis, graph.arcs):
+        near.setdefault(node, []).append(target)
+        near.setdefault(target, []).append(node)
+    seen = {focus: 0}
+    queue = deque([focus])
+    while queue:
+        node = queue.popleft()
+        if seen[node] < depth:
+            for other in near.get(node, ()):
+                if other not in seen:
+                    seen[other] = seen[node] + 1
+                    queue.append(other)
+    return set(seen)
+
+
+def _links(analysis: Analysis, node: Node) -> bool:
+    return any(a.goto is not None or a.enables for a in analysis.graph.arcs.get(node, ()))
+
+
+def _edges(analysis: Analysis, nodes: Iterable[Node]) -> list[tuple[Node, int, str]]:
+    """(source, target, label) for goto and spawn links, duplicates merged."""
+    out: dict[tuple[Node, int, str], None] = {}
+    for node in nodes:
+        for arc in analysis.graph.arcs.get(node, ()):
+            if arc.goto is not None:
+                out[(node, arc.goto, edge_label(arc))] = None
+            for target in arc.enables:
+                out[(node, target, "spawns")] = None
+    return list(out)
+
+
+def edge_label(arc: Arc) -> str:
+    parts = [describe_step(s) if s.kind != "option" else s.label for s in arc.branch.steps]
+    parts = [p.replace("test passes", "pass").replace("test fails", "fail") for p in parts]
+    for gain in arc.scores:
+        parts += [f"{'+' if g > 0 else ''}{g} {e}" for e, g in zip("ABCD", gain) if g]
+    return ", ".join(parts)
+
+
+def _owners(analysis: Analysis) -> dict[Node, str]:
+    """Which cluster draws each node: the first group of roots (in drawing order) to reach it."""
+    graph = analysis.graph
+    groups: list[tuple[str, list[Root]]] = [
+        ("stage", [r for r in graph.stage_roots if r.kind in ("setup", "round", "event")]),
+        ("shard", [r for r in graph.stage_roots if r.kind == "shard"]),
+        ("card", [r for r in graph.stage_roots if r.kind == "card"]),
+    ] + [(f"ending {letter}", roots) for letter, roots in graph.finale_roots.items()]
+    owner: dict[Node, str] = {}
+    for name, roots in groups:
+        queue = deque(r.node for r in roots if r.node not in owner)
+        for node in queue:
+            owner[node] = name
+        while queue:
+            node = queue.popleft()
+            for arc in open_arcs(graph, node, analysis.solution.facts):
+                targets = ([arc.goto] if arc.goto is not None else []) + list(arc.enables)
+                for target in targets:
+                    if target not in owner:
+                        owner[target] = name
+                        queue.append(target)
+    return owner
+
+
+def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
+           ending: str | None = None) -> str:
+    graph = analysis.graph
+    storybook = graph.storybook
+    chosen = select(analysis, focus=focus, depth=depth, ending=ending)
+    owner = _owners(analysis)
+    problems = analysis.problems
+    out = [
+        "digraph storybook {",
+        f"  graph [label={quote(f'{storybook.title or storybook.id} ({storybook.id})', limit=80)}, "
+        'labelloc=t, fontsize=18, fontname="Helvetica", rankdir=LR, newrank=true, '
+        "nodesep=0.25, ranksep=0.45, compound=true];",
+        '  node [fontname="Helvetica", fontsize=10, style=filled, margin="0.08,0.04"];',
+        '  edge [fontname="Helvetica", fontsize=8, color="#555555", arrowsize=0.6];',
+    ]
+    clusters: dict[str, list[str]] = {}
+    for node in sorted(chosen, key=lambda n: (isinstance(n, str), str(n) if isinstance(n, str) else n)):
+        clusters.setdefault(owner.get(node, "unreachable"), []).append(_node_line(analysis, node))
+    root_edges: list[str] = []
+    for index, root in enumerate(_drawn_roots(analysis, chosen)):
+        clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
+            f'r{index} [label={quote(root.label, limit=30)}, shape=cds, fillcolor="#ffffff", fontsize=9];')
+        root_edges.append(f'  r{index} -> {_nid(root.node)} [color="#9e9e9e"];')
+    for index, (name, members) in enumerate(sorted(clusters.items(), key=lambda kv: _order(kv[0]))):
+        title = GROUP_TITLES.get(name, name.capitalize() if name != "unreachable" else "Unreachable")
+        colour = "#c62828" if name == "unreachable" else "#9e9e9e"
+        out.append(f"  subgraph cluster_{index} {{")
+        out.append(f'    label={quote(title)}; style="rounded,dashed"; color="{colour}"; fontsize=12;')
+        out += [f"    {line}" for line in members]
+        out.append("  }")
+    out += root_edges
+    for source, target, label in _edges(analysis, [n for n in chosen if n in graph.arcs]):
+        if target not in chosen:
+            continue
+        attrs = [f"label={quote(label, limit=32)}"] if label else []
+        if label == "spawns":
+            attrs.append('style=dashed, color="#1565c0"')
+        out.append(f"  {_nid(source)} -> {_nid(target)} [{', '.join(attrs)}];")
+    for node in sorted(n for n in chosen if isinstance(n, int) and n in problems.get("broken", ())):
+        for arc in graph.arcs[node]:
+            if arc.broken is not None:
+                missing = f"missing_{node}_{arc.broken}"
+                out.append(f'  {missing} [label={quote(f"missing entry {arc.broken}")}, shape=plaintext, '
+                           'style="", fontcolor="#c62828"];')
+                out.append(f'  e{node} -> {missing} [color="#c62828", style=dashed];')
+    out += _legend()
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _order(name: str) -> tuple[int, str]:
+    ranks = {"stage": 0, "shard": 1, "card": 2, "unreachable": 9}
+    return ranks.get(name, 5), name
+
+
+def _node_line(analysis: Analysis, node: Node) -> str:
+    graph = analysis.graph
+    if not isinstance(node, int):
+        return f'{_nid(node)} [label={quote(node.replace(":", " "))}, shape=note, fillcolor="#f5f5f5"];'
+    entry = graph.entries[node]
+    shape, fill = KIND_STYLE.get(entry.kind, ("ellipse", "#ffffff"))
+    exits = sorted({f"{a.kind.replace('_', ' ')} {a.branch.exit.value}" for a in graph.arcs[node]
+                    if a.branch.exit.is_terminal})
+    label = lines(f"{node} {entry.title}", *exits[:2])
+    attrs = [f"label={label}", f"shape={shape}", f'fillcolor="{fill}"']
+    attrs += [PROBLEM_STYLE[p] for p in ("unreachable", "trap", "dead-end") if node in analysis.problems.get(p, ())]
+    return f"{_nid(node)} [{', '.join(attrs)}];"
+
+
+def _drawn_roots(analysis: Analysis, chosen: set[Node]) -> list[Root]:
+    """Root markers (round trackers, shards, cards, ending starts) of the drawn entries."""
+    roots = list(analysis.graph.stage_roots)
+    for letter_roots in analysis.graph.finale_roots.values():
+        roots += [r for r in letter_roots if r.kind in ("start", "finale-shard", "finale-card")]
+    return [r for r in roots if isinstance(r.node, int) and r.node in chosen]
+
+
+def _legend() -> list[str]:
+    out = ['  subgraph cluster_legend {', '    label="Legend"; style=rounded; color="#bdbdbd"; fontsize=12;']
+    previous = None
+    for kind, (shape, fill) in KIND_STYLE.items():
+        out.append(f'    legend_{kind} [label={quote(kind.replace("_", " "))}, shape={shape}, fillcolor="{fill}"];')
+    for problem, style in PROBLEM_STYLE.items():
+        out.append(f'    legend_{problem.replace("-", "_")} [label={quote(problem)}, shape=box, '
+                   f'fillcolor="#ffffff", {style}];')
+    names = [f"legend_{k}" for k in KIND_STYLE] + [f"legend_{p.replace('-', '_')}" for p in PROBLEM_STYLE]
+    for name in names:
+        if previous is not None:
+            out.append(f"    {previous} -> {name} [style=invis];")
+        previous = name
+    out.append("  }")
+    return out

@@ -1,0 +1,187 @@
+"""Findings about single entries and the links into the storybook: broken links, dead ends,
+effects after an exit, duplicate numbers, entries of the wrong kind, conclusions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from difflib import get_close_matches
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.model.storybook import Parts, Step, Storybook, dead_effects, iter_effects
+from dmtool.storygraph.build import StoryGraph, node_name
+
+ENCOUNTER_KINDS = ("exploration", "reality_shard")
+
+
+def where(storybook: Storybook, parts: Parts) -> Location:
+    """Point at a key when the path ends in one (the line a reader looks for)."""
+    return storybook.locate(parts, key=bool(parts) and isinstance(parts[-1], str))
+
+
+def hint_for(storybook: Storybook, number: Any) -> str | None:
+    close = get_close_matches(str(number), [str(n) for n in storybook.entries], n=1, cutoff=0.6)
+    return f"did you mean entry {close[0]}?" if close else None
+
+
+def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
+    storybook = graph.storybook
+    for entry in storybook.duplicates:
+        first = storybook.entries[entry.number]
+        yield diagnose("DM312", where(storybook, entry.parts + ("entry",)),
+                       f"entry number {entry.number} is used twice; give this entry a new number "
+                       f"(links to {entry.number} go to the first one)",
+                       related=(where(storybook, first.parts + ("entry",)),))
+    for node, arcs in graph.arcs.items():
+        seen: set[Parts] = set()
+        for arc in arcs:
+            exit_ = arc.branch.exit
+            if arc.broken is not None and exit_.parts not in seen:
+                seen.add(exit_.parts)
+                yield diagnose("DM301", where(storybook, exit_.parts),
+                               f"{node_name(node)} goes to entry {exit_.value}, which does not exist; "
+                               f"fix the number or write entry {exit_.value}",
+                               hint=hint_for(storybook, exit_.value))
+            if exit_.kind == "open" and isinstance(node, int) and exit_.parts not in seen:
+                seen.add(exit_.parts)
+                yield _dead_end(storybook, node, arc.branch.steps)
+        effects, parts = graph.effects_of(node)
+        for dead in dead_effects(effects, parts):
+            yield diagnose("DM314", where(storybook, dead),
+                           f"this effect in {node_name(node)} comes after a goto or an exit on every "
+                           f"way through, so it is never resolved; move it before the exit")
+        if node in graph.truncated:
+            yield diagnose("DM315", where(storybook, _node_parts(graph, node)),
+                           f"{node_name(node)} has more than 512 ways through its effects; only the "
+                           f"first 512 were analysed. Split it into several entries with gotos")
+        yield from _visited_links(graph, effects, parts)
+    for entry in storybook.entries.values():
+        if entry.entrance is not None:
+            yield from _condition_links(storybook, entry.entrance, entry.parts + ("entrance", "when"))
+    yield from _ending_links(graph)
+    yield from _source_links(graph)
+
+
+def _node_parts(graph: StoryGraph, node: Any) -> Parts:
+    if isinstance(node, int):
+        return graph.storybook.entries[node].parts + ("entry",)
+    return graph.effects_of(node)[1]
+
+
+def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Diagnostic:
+    fix = "add a goto to the next entry or an exit such as {end: encounter}"
+    if not steps:
+        entry = storybook.entries[number]
+        what = "has no effects" if not entry.effects else "ends without a goto or an exit"
+        return diagnose("DM302", where(storybook, entry.parts + ("entry",)),
+                        f"entry {number} {what}, so the reader is left without an instruction; {fix}")
+    step = steps[-1]
+    # A side that is not written at all is located at its test or 'if'.
+    missing = step.kind in ("pass", "fail", "else") and step.parts[-1] in ("test", "if")
+    if step.kind in ("pass", "fail"):
+        side = f"the test's '{step.kind}' outcome"
+    elif step.kind == "option":
+        side = f"option {step.index + 1} ('{step.label}') of the choice"
+    elif step.kind in ("then", "else"):
+        side = f"the '{step.kind}' side of the 'if'"
+    else:
+        side = "the optional ('may') effects"
+    if missing:
+        side += ", which is not written,"
+    return diagnose("DM302", where(storybook, step.parts),
+                    f"in entry {number}, {side} neither goes to another entry nor ends; {fix}")
+
+
+def _visited_links(graph: StoryGraph, effects: Any, parts: Parts) -> Iterator[Diagnostic]:
+    for name, body, here in iter_effects(effects, parts):
+        if name == "if" and isinstance(body, dict):
+            yield from _condition_links(graph.storybook, body.get("when"), here + ("when",))
+        elif name == "choice" and isinstance(body, list):
+            for k, option in enumerate(body):
+                if isinstance(option, dict):
+                    yield from _condition_links(graph.storybook, option.get("when"), here + (k, "when"))
+
+
+def _condition_links(storybook: Storybook, condition: Any, parts: Parts) -> Iterator[Diagnostic]:
+    if not isinstance(condition, dict) or len(condition) != 1:
+        return
+    ((name, value),) = condition.items()
+    if name == "visited" and isinstance(value, int) and value not in storybook.entries:
+        yield diagnose("DM301", where(storybook, parts + ("visited",)),
+                       f"the condition asks whether entry {value} was visited, but there is no "
+                       f"entry {value}; fix the number", hint=hint_for(storybook, value))
+    elif name in ("all", "any") and isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from _condition_links(storybook, sub, parts + (name, i))
+    elif name == "not":
+        yield from _condition_links(storybook, value, parts + ("not",))
+
+
+def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
+    storybook = graph.storybook
+    for letter, ending in storybook.endings.items():
+        start = ending.start
+        if start is not None and start not in storybook.entries:
+            yield diagnose("DM301", where(storybook, ending.parts + ("start",)),
+                           f"ending {letter} starts at entry {start}, which does not exist",
+                           hint=hint_for(storybook, start))
+        elif start is not None and storybook.entries[start].kind != "finale":
+            yield diagnose("DM311", where(storybook, ending.parts + ("start",)),
+                           f"ending {letter} starts at entry {start}, a "
+                           f"'{storybook.entries[start].kind}' entry; an ending starts at a 'finale' entry")
+        for conclusion in ending.conclusions:
+            number = conclusion.entry
+            at = where(storybook, conclusion.parts + ("entry",))
+            if number is None:
+                continue
+            if number not in storybook.entries:
+                yield diagnose("DM301", at, f"ending {letter} lists conclusion entry {number}, "
+                               f"which does not exist", hint=hint_for(storybook, number))
+                continue
+            entry = storybook.entries[number]
+            if entry.kind != "conclusion":
+                yield diagnose("DM311", at, f"ending {letter} lists entry {number} as a conclusion, "
+                               f"but it is a '{entry.kind}' entry; make it kind: conclusion")
+                continue
+            yield from _conclusion_exits(graph, letter, conclusion)
+
+
+def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterator[Diagnostic]:
+    storybook = graph.storybook
+    exits = [a.branch.exit for a in graph.arcs[conclusion.entry]]
+    concludes = [e for e in exits if e.kind == "conclude"]
+    if not concludes and exits and all(e.kind != "open" for e in exits):
+        yield diagnose("DM313", where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
+                       f"conclusion entry {conclusion.entry} (ending {letter}) never concludes the "
+                       f"finale; end it with {{conclude: {conclusion.legacy or '<finale legacy card>'}}}")
+    seen: set[Parts] = set()
+    for exit_ in concludes:
+        if conclusion.legacy and exit_.value != conclusion.legacy and exit_.parts not in seen:
+            seen.add(exit_.parts)
+            yield diagnose("DM313", where(storybook, exit_.parts),
+                           f"conclusion entry {conclusion.entry} awards '{exit_.value}', but ending "
+                           f"{letter} lists '{conclusion.legacy}' for it; make the two agree",
+                           related=(where(storybook, conclusion.parts + ("legacy",)),))
+
+
+def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
+    storybook, context = graph.storybook, graph.context
+    sources = list(context.rounds or ()) + list(context.shards + context.cards + context.finale)
+    for source in sources:
+        entry = storybook.entries.get(source.entry)
+        if entry is None:
+            yield diagnose("DM301", source.location,
+                           f"{source.label} names entry {source.entry}, which storybook "
+                           f"'{storybook.id}' does not have", hint=hint_for(storybook, source.entry))
+        elif source.kind == "round" and entry.kind != "event":
+            yield diagnose("DM310", source.location,
+                           f"{source.label} names entry {source.entry}, a '{entry.kind}' entry; the "
+                           f"event phase reads an 'event' entry")
+        elif source.kind in ("shard", "card") and (
+            entry.kind not in ENCOUNTER_KINDS
+            or (source.encounter_kind and entry.kind != source.encounter_kind)
+        ):
+            wanted = source.encounter_kind or "exploration' or 'reality_shard"
+            yield diagnose("DM311", source.location,
+                           f"{source.label} leads to entry {source.entry}, a '{entry.kind}' entry; "
+                           f"it should be a '{wanted}' entry")

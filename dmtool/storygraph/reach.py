@@ -1,0 +1,178 @@
+"""Reachability over the storybook graph, the fixpoint of what can happen in a game, strongly
+connected components, and traps.
+
+Static conditions prune sides: a side guarded by `has_coda X` is dropped when no reachable
+branch awards X, and so on (see conditions.Facts). Pruning can only remove entries, which
+can only remove awards, so we iterate from "everything the storybook awards anywhere" down
+to a fixpoint; every step keeps a superset of what a real game can reach, so what we call
+unreachable really is.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from dmtool.storygraph.build import Arc, Node, StoryGraph
+from dmtool.storygraph.conditions import Facts, evaluate, feasible
+
+# node -> (previous node, arc taken, "goto" | "enables"); roots map to (None, None, "root").
+Parents = dict[Node, tuple[Node | None, Arc | None, str]]
+
+
+def open_arcs(graph: StoryGraph, node: Node, facts: Facts) -> Iterator[Arc]:
+    """The arcs of a node whose conditions can hold."""
+    for arc in graph.arcs.get(node, ()):
+        if not arc.conditions or feasible(arc.conditions, facts):
+            yield arc
+
+
+def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
+    condition = graph.entrances.get(node) if isinstance(node, int) else None
+    return condition is None or evaluate(condition, facts) is not False
+
+
+def search(graph: StoryGraph, roots: Iterable[Node], facts: Facts, *,
+           enables: bool = True) -> Parents:
+    """Breadth-first search from the roots; the parents give shortest paths back."""
+    parents: Parents = {}
+    queue: deque[Node] = deque()
+    for root in roots:
+        if root not in parents and root in graph.arcs and enterable(graph, root, facts):
+            parents[root] = (None, None, "root")
+            queue.append(root)
+    while queue:
+        node = queue.popleft()
+        for arc in open_arcs(graph, node, facts):
+            targets = [(arc.goto, "goto")] if arc.goto is not None else []
+            if enables:
+                targets += [(t, "enables") for t in arc.enables]
+            for target, how in targets:
+                if target not in parents and enterable(graph, target, facts):
+                    parents[target] = (node, arc, how)
+                    queue.append(target)
+    return parents
+
+
+@dataclass(frozen=True)
+class Solution:
+    facts: Facts
+    reached: frozenset[Node]  # from every root (wanderer stage and all finales)
+    stage: frozenset[Node]  # from the wanderer stage's roots only
+    finale: dict[str, frozenset[Node]]  # per ending, from its finale roots
+
+
+def all_roots(graph: StoryGraph) -> list[Node]:
+    roots = [r.node for r in graph.stage_roots]
+    for letter_roots in graph.finale_roots.values():
+        roots += [r.node for r in letter_roots]
+    return roots
+
+
+def solve(graph: StoryGraph) -> Solution:
+    """Reachability under the tightest facts we can prove (a descending fixpoint)."""
+    every = [a for arcs in graph.arcs.values() for a in arcs]
+    facts = Facts(
+        codas=frozenset(c for a in every for c in a.codas),
+        visited=frozenset(graph.entries),
+        scored=frozenset(e for a in every for e, g in zip("ABCD", a.gain) if g > 0),
+    )
+    roots = all_roots(graph)
+    while True:
+        reached = search(graph, roots, facts)
+        arcs = [a for n in reached for a in open_arcs(graph, n, facts)]
+        tighter = Facts(
+            codas=frozenset(c for a in arcs for c in a.codas),
+            visited=frozenset(n for n in reached if isinstance(n, int)),
+            scored=frozenset(e for a in arcs for e, g in zip("ABCD", a.gain) if g > 0),
+        )
+        if tighter == facts:
+            break
+        facts = tighter
+    stage = frozenset(search(graph, [r.node for r in graph.stage_roots], facts))
+    finale = {letter: frozenset(search(graph, [r.node for r in roots_], facts))
+              for letter, roots_ in graph.finale_roots.items()}
+    return Solution(facts, frozenset(reached), stage, finale)
+
+
+def components(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None = None) -> list[list[Node]]:
+    """Strongly connected components over goto arcs, sinks first (Tarjan, iterative)."""
+    succ = {n: [a.goto for a in open_arcs(graph, n, facts) if a.goto is not None]
+            for n in (graph.arcs if nodes is None else nodes)}
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    on_stack: set[Node] = set()
+    stack: list[Node] = []
+    out: list[list[Node]] = []
+    for start in succ:
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, i = work[-1]
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            targets = succ.get(node, [])
+            if i < len(targets):
+                work[-1] = (node, i + 1)
+                target = targets[i]
+                if target not in succ:
+                    continue
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                out.append(component)
+    return out
+
+
+def escaping(graph: StoryGraph, facts: Facts) -> set[Node]:
+    """Nodes from which some way leads out of the graph (a terminal, an open end, a broken
+    link), or that have no side that can be taken at all (reported elsewhere)."""
+    preds: dict[Node, list[Node]] = {}
+    found: set[Node] = set()
+    for node in graph.arcs:
+        arcs = list(open_arcs(graph, node, facts))
+        if not arcs or any(a.escapes for a in arcs):
+            found.add(node)
+        for arc in arcs:
+            if arc.goto is not None:
+                preds.setdefault(arc.goto, []).append(node)
+    queue = deque(found)
+    while queue:
+        node = queue.popleft()
+        for pred in preds.get(node, ()):
+            if pred not in found:
+                found.add(pred)
+                queue.append(pred)
+    return found
+
+
+def traps(graph: StoryGraph, facts: Facts) -> list[list[int]]:
+    """Cycles of entries with no way out to a terminal, each sorted, smallest entry first."""
+    out_ = escaping(graph, facts)
+    found = []
+    for component in components(graph, facts):
+        if any(n in out_ for n in component):
+            continue
+        node = component[0]
+        cyclic = len(component) > 1 or any(a.goto == node for a in open_arcs(graph, node, facts))
+        if cyclic:
+            found.append(sorted(n for n in component if isinstance(n, int)))
+    return sorted(found)

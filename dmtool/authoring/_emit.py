@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from dmtool.authoring._scalars import STR_TAG, scalar_text, tag_name
+from dmtool.authoring._scalars import scalar_text
 from dmtool.authoring._source import BLOCK_STYLES, Coll, Item, Source
 from dmtool.authoring.keyorder import Cursor, KeyOrder
 
@@ -38,7 +38,9 @@ class _Emitter:
         root = self.source.root
         for text in _header(self.source.header):
             self.out.append(_Line(text))
-        if isinstance(root, MappingNode):
+        if not root.value:
+            self.out.append(_Line("{}" if isinstance(root, MappingNode) else "[]"))
+        elif isinstance(root, MappingNode):
             self._mapping(root, 0, self.order.root(_kind_of(root)), root=True)
         else:
             self._sequence(root, 0, Cursor())
@@ -145,23 +147,20 @@ class _Emitter:
     # -- scalars -------------------------------------------------------------------
 
     def _scalar(self, node: ScalarNode, *, flow: bool) -> str:
-        raw = "" if tag_name(node) == STR_TAG else self.source.slice(node)
-        return scalar_text(node, raw, flow=flow)
+        return scalar_text(node, flow=flow)
 
     def _block(self, item: Item, head: str, src: set[int], indent: int) -> None:
         """A literal or folded block scalar, re-indented line by line from the source."""
         value = item.value
         block = self.source.blocks[(value.start_mark.line, value.start_mark.column)]
         lines = self.source.lines[block.first:block.last + 1]
-        explicit = [ch for ch in block.header if ch.isdigit()]
-        if explicit:
-            source_indent = item.col + int("".join(explicit))
-        else:
-            source_indent = next((len(l) - len(l.lstrip(" ")) for l in lines if l.strip()), 0)
+        source_indent = block.indent
         content = [line[source_indent:] if len(line) > source_indent else "" for line in lines]
-        first_text = next((c for c in content if c.strip()), "")
-        leading_spaces = any(c for c in content[: content.index(first_text)]) if first_text else False
-        needs_indicator = first_text.startswith(" ") or leading_spaces
+        # Without an indicator YAML takes the indentation from the first non-blank line, so
+        # one is needed when that line starts with spaces or blank lines before it carry some.
+        start = next((i for i, c in enumerate(content) if c.strip()), len(content))
+        first_text = content[start] if start < len(content) else ""
+        needs_indicator = first_text.startswith(" ") or any(content[:start])
         chomp = "".join(ch for ch in block.header if ch in "+-")
         header = block.header[0] + (str(INDENT) if needs_indicator else "") + chomp
         self._emit(head + " " + header, src | {value.start_mark.line})

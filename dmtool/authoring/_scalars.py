@@ -17,8 +17,6 @@ from ruamel.yaml.resolver import VersionedResolver
 from dmtool.loading.scalars import resolve_plain
 
 STR_TAG = "tag:yaml.org,2002:str"
-BOOL_TAG = "tag:yaml.org,2002:bool"
-NULL_TAG = "tag:yaml.org,2002:null"
 _RESOLVERS = (VersionedResolver(version=(1, 2)), VersionedResolver(version=(1, 1)))
 _ANALYZER = Emitter(io.StringIO(), allow_unicode=True)
 # Without a dumper the emitter is its own serializer; YAML 1.1 rules are the stricter ones
@@ -27,20 +25,18 @@ _ANALYZER.use_version = (1, 1)  # type: ignore[attr-defined]
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 
 
-def tag_name(node: ScalarNode) -> str:
-    return str(node.tag)
-
-
-def scalar_text(node: ScalarNode, raw: str, *, flow: bool) -> str:
-    """The canonical text of a flow or plain scalar node; `raw` is its source text."""
-    tag = tag_name(node)
-    if tag == STR_TAG:
+def scalar_text(node: ScalarNode, *, flow: bool) -> str:
+    """The canonical text of a plain or quoted scalar node (never a block scalar)."""
+    if node.style:  # quoted: always a string
         return string_text(node.value, flow=flow)
-    if tag == BOOL_TAG:
-        return raw.lower()
-    if tag == NULL_TAG:
-        return "null" if raw or flow else ""
-    return raw
+    value = resolve_plain(node.value)  # what dmtool reads a plain scalar as
+    if isinstance(value, str):
+        return string_text(value, flow=flow)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null" if node.value or flow else ""
+    return str(node.value)  # numbers keep their spelling
 
 
 @lru_cache(maxsize=4096)
@@ -61,7 +57,8 @@ def _plain_ok(value: str, *, flow: bool) -> bool:
     analysis = _ANALYZER.analyze_scalar(value)
     if analysis.multiline or not (analysis.allow_flow_plain if flow else analysis.allow_block_plain):
         return False
-    if resolve_plain(value) != value:
+    resolved = resolve_plain(value)
+    if not isinstance(resolved, str) or resolved != value:
         return False
     return all(
         str(resolver.resolve(ScalarNode, value, (True, False))) == STR_TAG

@@ -66,6 +66,7 @@ class BlockScalar:
     header: str  # indicators as written, e.g. "|", ">-", "|2+"
     first: int  # first content line (0-based)
     last: int  # last content line (inclusive); last < first when there is no content
+    indent: int  # the content's indentation in the source
 
 
 @dataclass
@@ -91,25 +92,16 @@ class Source:
         index = bisect_right(self.comment_positions, start)
         return index < len(self.comment_positions) and self.comment_positions[index] < end
 
-    def slice(self, node: Node) -> str:
-        """The node's source text (single-line plain scalars only)."""
-        start, end = node.start_mark, node.end_mark
-        if start.line != end.line:
-            return " ".join(self.lines[start.line][start.column:].split())
-        return self.lines[start.line][start.column:end.column]
-
 
 def parse(text: str) -> Source:
     """Parse `text` (already vetted by dmtool's loader) into a `Source`."""
-    yaml = YAML(typ="safe", pure=True)
-    yaml.version = (1, 2)
     lines = text.split("\n")
-    tokens = list(yaml.scan(text))
+    tokens = _tokens(text)
     for token in tokens:
         refused = _REFUSED_TOKENS.get(type(token).__name__)
         if refused:
             raise SourceError(f"the formatter leaves files with {refused} untouched")
-    root = yaml.compose(text)
+    root = _compose(text)
     if not isinstance(root, MappingNode | SequenceNode):
         raise SourceError("the document is not a mapping or a list")
     covered, blocks = _coverage(tokens, lines)
@@ -124,6 +116,27 @@ def parse(text: str) -> Source:
     return source
 
 
+def _tokens(text: str) -> list[Any]:
+    """Every token with its marks, from libyaml (as dmtool's loader uses) when available."""
+    try:
+        from _ruamel_yaml import CParser
+    except ImportError:  # pragma: no cover - only without ruamel.yaml.clib (e.g. PyPy)
+        return list(YAML(typ="safe", pure=True).scan(text))
+    parser = CParser(text)
+    tokens = []
+    while (token := parser.get_token()) is not None:
+        tokens.append(token)
+    return tokens
+
+
+def _compose(text: str) -> Node:
+    try:
+        from ruamel.yaml.cyaml import CSafeLoader
+    except ImportError:  # pragma: no cover - only without ruamel.yaml.clib
+        return YAML(typ="safe", pure=True).compose(text)
+    return CSafeLoader(text).get_single_node()
+
+
 def _coverage(
     tokens: list[Any], lines: list[str]
 ) -> tuple[dict[int, list[tuple[int, int]]], dict[tuple[int, int], BlockScalar]]:
@@ -134,25 +147,16 @@ def _coverage(
     def mark(line: int, start: int, end: int) -> None:
         covered.setdefault(line, []).append((start, end))
 
-    for token in tokens:
+    for position, token in enumerate(tokens):
         start, end = token.start_mark, token.end_mark
         if (start.line, start.column) == (end.line, end.column):
             continue
         if type(token).__name__ == "ScalarToken" and token.style in BLOCK_STYLES:
-            header_line = lines[start.line]
-            stop = start.column + 1
-            while stop < len(header_line) and header_line[stop] in "+-0123456789":
-                stop += 1
-            mark(start.line, start.column, stop)
-            last = end.line - 1 if end.column == 0 else end.line
-            last = min(last, len(lines) - 1)
-            header = header_line[start.column:stop]
-            if "+" not in header:  # trailing blank lines are content only when kept
-                while last > start.line and not lines[last].strip():
-                    last -= 1
-            for line in range(start.line + 1, last + 1):
+            block = _block_scalar(tokens, position, lines)
+            mark(start.line, start.column, start.column + len(block.header))
+            for line in range(block.first, block.last + 1):
                 mark(line, 0, len(lines[line]) + 1)
-            blocks[(start.line, start.column)] = BlockScalar(header, start.line + 1, last)
+            blocks[(start.line, start.column)] = block
             continue
         if start.line == end.line:
             mark(start.line, start.column, end.column)
@@ -164,6 +168,47 @@ def _coverage(
     for spans in covered.values():
         spans.sort(key=lambda span: span[1])
     return covered, blocks
+
+
+def _block_scalar(tokens: list[Any], position: int, lines: list[str]) -> BlockScalar:
+    """Header, content lines and content indentation of the block scalar token at `position`.
+
+    The indentation follows YAML's rules: an explicit indicator counts from the indentation
+    of the key or dash that owns the scalar; otherwise it is that of the first non-blank
+    line. Trailing lines with no more spaces than that are blank lines after the scalar,
+    not content, unless the chomping indicator `+` keeps them.
+    """
+    token = tokens[position]
+    start, end = token.start_mark, token.end_mark
+    header_line = lines[start.line]
+    stop = start.column + 1
+    while stop < len(header_line) and header_line[stop] in "+-0123456789":
+        stop += 1
+    header = header_line[start.column:stop]
+    last = min(end.line - 1 if end.column == 0 else end.line, len(lines) - 1)
+    body = lines[start.line + 1:last + 1]
+    digits = "".join(ch for ch in header if ch.isdigit())
+    if digits:
+        indent = _owner_column(tokens, position) + int(digits)
+    else:
+        indent = next((len(l) - len(l.lstrip(" ")) for l in body if l.strip()),
+                      max((len(l) for l in body), default=0))
+    if "+" not in header:
+        while last > start.line and not lines[last].strip() and len(lines[last]) <= indent:
+            last -= 1
+    return BlockScalar(header, start.line + 1, last, indent)
+
+
+def _owner_column(tokens: list[Any], position: int) -> int:
+    """The column of the key or dash a block scalar belongs to (-1 for a root scalar)."""
+    before = type(tokens[position - 1]).__name__
+    if before == "BlockEntryToken":
+        return int(tokens[position - 1].start_mark.column)
+    if before == "ValueToken":
+        for token in reversed(tokens[:position - 1]):
+            if type(token).__name__ == "KeyToken":
+                return int(token.start_mark.column)
+    return -1
 
 
 def _comments(

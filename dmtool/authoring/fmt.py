@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from dmtool.authoring._emit import emit
 from dmtool.authoring._source import SourceError, parse
 from dmtool.authoring.keyorder import KeyOrder
+from dmtool.loading import load_text
 
 WIDTH = 100
 _COMMENT_SPLIT = re.compile(r"\s+(?=#)")
@@ -53,17 +53,18 @@ class FormatError(Exception):
 def format_text(text: str, *, order: KeyOrder, width: int = WIDTH, verify: bool = True) -> str:
     """The canonical layout of one YAML document; raises FormatError if that is not safe."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):  # as dmtool's loader does: a last line of blanks is content
+        text += "\n"
     try:
         result = emit(parse(text), order, width=width)
+        if verify:
+            _verify(text, result, order=order, width=width)
     except SourceError as exc:
         raise FormatError(str(exc)) from exc
-    if verify:
-        _verify(text, result, order=order, width=width)
+    except YAMLError as exc:  # dmtool's libyaml loader accepts a few things ruamel does not
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FormatError(f"the formatter's YAML parser cannot read this file ({problem})") from exc
     return result
-
-
-def schema_key_order(schema_dir: Path) -> KeyOrder:
-    return KeyOrder(schema_dir)
 
 
 def _verify(before: str, after: str, *, order: KeyOrder, width: int) -> None:
@@ -76,10 +77,13 @@ def _verify(before: str, after: str, *, order: KeyOrder, width: int) -> None:
         raise FormatError("formatting is not stable on this file (a dmtool bug; please report it)")
 
 
+_UNLOADABLE = object()
+
+
 def _load(text: str) -> Any:
-    yaml = YAML(typ="safe", pure=True)
-    yaml.version = (1, 2)
-    return yaml.load(text)
+    """The data exactly as `dmtool check` reads it."""
+    loaded = load_text(text)
+    return _UNLOADABLE if loaded.document is None else loaded.document.data
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -51,7 +51,8 @@ def end_of_action(ctx: Ctx) -> None:
 
 @doer("move")
 def _move(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
-    ctx.emit("moved", wanderer=w.id, frm=w.shard, to=plan.data["to"], spaces=plan.data["spaces"])
+    ctx.emit("moved", wanderer=w.id, **{"from": w.shard}, to=plan.data["to"],
+             spaces=plan.data["spaces"])
     w.shard = plan.data["to"]
 
 

@@ -1,28 +1,120 @@
 """Finding content files under the paths given on the command line.
 
-PROVISIONAL minimal implementation; the loading owner hardens it (symlink loops,
-unreadable paths) but keeps the API: discover(paths) -> (files, diagnostics).
+Directories are walked with an explicit stack (no recursion), hidden entries such as
+`.git` or `.venv` are skipped, symbolic links are followed but a link back into a
+directory being walked is reported instead of looping, and every path that cannot be
+looked at becomes a DM010 diagnostic rather than an exception.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.loading.reading import stat_failure_message
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
 def discover(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """YAML files under `paths`, sorted and deduplicated; bad paths become diagnostics."""
+    """YAML files under `paths`, sorted and deduplicated; bad paths become diagnostics.
+
+    A file named explicitly is taken whatever its suffix. Files are returned as found
+    (not resolved), in path order; two paths to the same file (through a link, or given
+    twice) are kept once, the first in that order.
+    """
     found: list[Path] = []
     problems: list[Diagnostic] = []
     for root in paths:
-        if root.is_file():
-            found.append(root)
-        elif root.is_dir():
-            found.extend(p for p in sorted(root.rglob("*")) if p.suffix in YAML_SUFFIXES and p.is_file())
+        try:
+            info = root.stat()
+        except OSError as exc:
+            problems.append(_unreadable(root, stat_failure_message(root, exc)))
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            _walk(root, found, problems)
         else:
-            problems.append(diagnose("DM010", Location(root.as_posix()), f"{root} does not exist"))
-    return sorted(set(found)), problems
+            # read_document reports anything that is not a regular file.
+            found.append(root)
+    return _unique(found), problems
+
+
+def is_yaml_name(name: str) -> bool:
+    """True for file names dmtool reads as content (.yaml and .yml, any case)."""
+    return name.lower().endswith(YAML_SUFFIXES)
+
+
+def _walk(root: Path, found: list[Path], problems: list[Diagnostic]) -> None:
+    # Each entry: a directory to list and the real paths of the directories above it,
+    # which is how a link pointing back up (a loop) is recognised.
+    pending: list[tuple[Path, frozenset[str]]] = [(root, frozenset())]
+    while pending:
+        directory, above = pending.pop()
+        real = os.path.realpath(directory)
+        if real in above:
+            problems.append(_unreadable(directory, (
+                f"{directory.as_posix()} is a symbolic link back into a directory that "
+                "contains it; dmtool skips it. Remove the link or point it elsewhere.")))
+            continue
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            problems.append(_unreadable(directory, _listing_failure(directory, exc)))
+            continue
+        inside = above | {real}
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue  # .git, .venv, editor back-ups: never content
+            path = directory / entry.name
+            kind, message = _entry_kind(entry)
+            if kind == "dir":
+                pending.append((path, inside))
+            elif kind == "file":
+                if is_yaml_name(entry.name):
+                    found.append(path)
+            elif kind == "loop" or is_yaml_name(entry.name):
+                # A broken entry matters if it was meant as content; a link loop always
+                # does, since it may have been meant as a directory of content.
+                problems.append(_unreadable(path, message))
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> tuple[str, str]:
+    """('dir' | 'file' | 'loop' | 'broken' | 'special', why it cannot be used)."""
+    try:
+        info = entry.stat()  # follows symbolic links
+    except OSError as exc:
+        kind = "loop" if exc.errno == errno.ELOOP else "broken"
+        return kind, stat_failure_message(Path(entry.path), exc)
+    if stat.S_ISDIR(info.st_mode):
+        return "dir", ""
+    if stat.S_ISREG(info.st_mode):
+        return "file", ""
+    return "special", (f"{Path(entry.path).as_posix()} is not a regular file (it is a pipe, "
+                       "socket or device); content must be plain files.")
+
+
+def _listing_failure(directory: Path, exc: OSError) -> str:
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"The directory {directory.as_posix()} cannot be listed (permission denied); "
+                "check its permissions.")
+    return f"The directory {directory.as_posix()} cannot be listed: {exc.strerror or exc}."
+
+
+def _unreadable(path: Path, message: str) -> Diagnostic:
+    return diagnose("DM010", Location(path.as_posix(), 1, 1), message)
+
+
+def _unique(found: list[Path]) -> list[Path]:
+    seen: set[str] = set()
+    unique: list[Path] = []
+    for path in sorted(found, key=lambda p: p.parts):
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            unique.append(path)
+    return unique

@@ -2,8 +2,9 @@
 
 The index mirrors the data instead of being keyed by full paths, so building it costs
 one small tuple per node. A scalar is `(line, column)`; a mapping is
-`(line, column, {key: (key_line, key_column, child)})`; a sequence is
-`(line, column, [child, ...])`. Lines and columns are 1-based.
+`(line, column, {key: ((key_line, key_column), child)})`; a sequence is
+`(line, column, [child, ...])`. Inside the index lines and columns are 0-based, as the
+parser gives them (saving two additions per node); find_position returns 1-based.
 """
 
 from __future__ import annotations
@@ -38,13 +39,12 @@ def find_position(
             member = children.get(part if part.__class__ is str else str(part))
             if member is None:
                 break
-            key_position = (member[0], member[1])
-            node = member[2]
+            key_position, node = member
         else:
             if part.__class__ is not int or not 0 <= part < len(children):
                 break
             key_position = None
             node = children[part]
     if key and key_position is not None:
-        return key_position
-    return (node[0], node[1])
+        return (key_position[0] + 1, key_position[1] + 1)
+    return (node[0] + 1, node[1] + 1)

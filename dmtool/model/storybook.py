@@ -25,6 +25,8 @@ COLOURS = ("red", "blue", "green", "yellow", "purple")
 TERMINALS = frozenset({"end", "conclude", "fail_stage"})
 # Effects that only group other effects; the walker reads their bodies in place.
 GROUPS = frozenset({"all_wanderers", "central_wanderer"})
+# Effects with sides: each side is a separate branch.
+BRANCHING = frozenset({"test", "choice", "if", "may"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +228,9 @@ class Branch:
 
 def single(effect: Any) -> tuple[str, Any] | None:
     """(name, body) of a one-key effect mapping; None for anything else."""
-    if isinstance(effect, dict) and len(effect) == 1:
-        ((name, body),) = effect.items()
-        return name, body
+    if type(effect) is dict and len(effect) == 1:
+        for item in effect.items():
+            return item
     return None
 
 
@@ -250,27 +252,27 @@ def _walk(frames: tuple[_Frame, ...], events: tuple[Step | Leaf, ...]) -> Iterat
         if index >= len(seq):
             frames = frames[:-1]
             continue
-        here = seq_parts + (index,)
-        rest = frames[:-1] + ((seq, seq_parts, index + 1),)
-        parsed = single(seq[index])
-        if parsed is None:
-            frames = rest
+        effect = seq[index]
+        frames = frames[:-1] + ((seq, seq_parts, index + 1),)
+        if type(effect) is not dict or len(effect) != 1:
             continue
-        name, body = parsed
+        for name, body in effect.items():
+            pass
+        here = seq_parts + (index,)
         if name == "goto" or name in TERMINALS:
             yield Branch(events, Exit(name, body, here + (name,)))
             return
-        sides = _sides(name, body, here)
-        if sides is not None:
-            for step, sub, sub_parts in sides:
-                yield from _walk(rest + ((sub, sub_parts, 0),), events + (step,))
-            return
+        if name in BRANCHING:
+            sides = _sides(name, body, here)
+            if sides is not None:
+                for step, sub, sub_parts in sides:
+                    yield from _walk(frames + ((sub, sub_parts, 0),), events + (step,))
+                return
         if name in GROUPS:
-            frames = rest + ((_list(body), here + (name,), 0),)
+            frames = frames + ((_list(body), here + (name,), 0),)
             continue
         events = events + (Leaf(name, body, here + (name,)),)
-        frames = rest
-    last = next((e for e in reversed(events) if isinstance(e, Step)), None)
+    last = next((e for e in reversed(events) if type(e) is Step), None)
     yield Branch(events, Exit("open", None, last.parts if last is not None else ()))
 
 

@@ -3,7 +3,9 @@ problem into a diagnostic at the line of the entry, link or card concerned."""
 
 from __future__ import annotations
 
+import gc
 from collections import deque
+from contextlib import contextmanager
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,16 +28,32 @@ class Analysis:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     # Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap, broken.
     problems: dict[str, set[int]] = field(default_factory=dict)
+    traps: list[list[int]] = field(default_factory=list)
 
 
 def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analysis:
-    graph = build_graph(storybook, context)
-    solution = solve(graph)
-    scores = analyse_scores(graph, solution)
-    analysis = Analysis(graph, solution, scores)
-    analysis.diagnostics = list(local_findings(graph)) + list(_global_findings(analysis))
-    _collect_problems(analysis)
+    with _gc_paused():
+        graph = build_graph(storybook, context)
+        solution = solve(graph)
+        scores = analyse_scores(graph, solution)
+        analysis = Analysis(graph, solution, scores, traps=traps(graph, solution.facts))
+        analysis.diagnostics = list(local_findings(graph)) + list(_global_findings(analysis))
+        _collect_problems(analysis)
     return analysis
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The analysis allocates many small tuples that form no cycles; the cyclic collector's
+    passes over the growing heap would cost more than the work (several times, at 100k
+    entries), so it rests until we are done. Reference counting still frees everything."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _collect_problems(analysis: Analysis) -> None:
@@ -48,7 +66,7 @@ def _collect_problems(analysis: Analysis) -> None:
             if any(a.broken is not None for a in arcs):
                 problems["broken"].add(node)
     problems["unreachable"] = {n for n in graph.entries if n not in analysis.solution.reached}
-    for trap in traps(graph, analysis.solution.facts):
+    for trap in analysis.traps:
         problems["trap"].update(trap)
     analysis.problems = problems
 
@@ -104,7 +122,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
                 why = _why_not(graph, number, solution.finale.get(letter, frozenset()), facts, preds)
                 yield diagnose("DM305", where(storybook, conclusion.parts + ("entry",)),
                                f"ending {letter}'s finale can never reach conclusion entry {number}: {why}")
-    for trap in traps(graph, facts):
+    for trap in analysis.traps:
         first = storybook.entries[trap[0]]
         names = ", ".join(str(n) for n in trap)
         yield diagnose("DM307", where(storybook, first.parts + ("entry",)),

@@ -9,7 +9,7 @@ from itertools import islice
 from typing import Any, Union
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import ENDINGS, Branch, Parts, Storybook, iter_branches
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
 from dmtool.storygraph.context import Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -34,6 +34,7 @@ class Arc:
     conditions: tuple[tuple[Mapping[str, Any], bool], ...]  # (condition, negated) to take it
     codas: tuple[str, ...]
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
+    gain: tuple[int, int, int, int]  # their sum
 
     @property
     def kind(self) -> str:
@@ -44,11 +45,6 @@ class Arc:
         """Whether the branch leaves the graph: a terminal, an open end or a broken link."""
         return self.goto is None
 
-    @property
-    def gain(self) -> tuple[int, int, int, int]:
-        if not self.scores:
-            return NO_SCORE
-        return tuple(sum(s[i] for s in self.scores) for i in range(4))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +66,8 @@ class StoryGraph:
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
     entrances: dict[int, Mapping[str, Any]] = field(default_factory=dict)
+    # open arcs per Facts object (reach.open_map), keyed by id with the Facts kept alive.
+    open_cache: dict[int, tuple[Any, dict[Any, tuple[Arc, ...]]]] = field(default_factory=dict, repr=False)
 
     @property
     def entries(self) -> Mapping[int, Any]:
@@ -137,7 +135,12 @@ def _arc(node: Node, index: int, branch: Branch, storybook: Storybook,
     enables: list[int] = []
     codas: list[str] = []
     scores: list[tuple[int, int, int, int]] = []
-    for leaf in branch.leaves:
+    conditions = []
+    for leaf in branch.events:
+        if type(leaf) is Step:
+            if leaf.condition is not None:
+                conditions.append((leaf.condition, leaf.negated))
+            continue
         if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
             card = cards.get(leaf.value.get("card"))
             if card is not None and card.entry in storybook.entries:
@@ -146,9 +149,9 @@ def _arc(node: Node, index: int, branch: Branch, storybook: Storybook,
             codas.append(leaf.value)
         elif leaf.name == "score" and isinstance(leaf.value, dict):
             scores.append(tuple(_points(leaf.value.get(e)) for e in ENDINGS))  # type: ignore[arg-type]
-    conditions = tuple((s.condition, s.negated) for s in branch.steps if s.condition is not None)
-    return Arc(node, index, branch, goto, broken, tuple(enables), conditions, tuple(codas),
-               tuple(scores))
+    gain = NO_SCORE if not scores else tuple(sum(s[i] for s in scores) for i in range(4))
+    return Arc(node, index, branch, goto, broken, tuple(enables), tuple(conditions), tuple(codas),
+               tuple(scores), gain)  # type: ignore[arg-type]
 
 
 def _points(value: Any) -> int:

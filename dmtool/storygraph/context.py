@@ -32,6 +32,8 @@ class Source:
     entrance: Mapping[str, Any] | None = None
     # Where the card's id is written (for findings about the card itself).
     where: Location | None = None
+    # The spawning condition on the card's back, when it has one.
+    spawn: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,8 @@ def _card(doc: Any, kind: str) -> Source | None:
     return Source(kind, f"card {data['id']}", data["entry"], doc.locate(("entry",)),
                   ending=data.get("ending"), card_id=data["id"], spawned=isinstance(spawn, dict),
                   encounter_kind=data.get("encounter_kind"),
-                  entrance=when if isinstance(when, dict) else None, where=doc.locate(("id",)))
+                  entrance=when if isinstance(when, dict) else None, where=doc.locate(("id",)),
+                  spawn=spawn.get("when") if isinstance(spawn, dict) and isinstance(spawn.get("when"), dict) else None)
 
 
 def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:

@@ -75,3 +75,30 @@ def render_odds(odds: list[OddsLine], sentience: Mapping[str, int], *, source: s
         lines.append(f"  {float(item.probability) * 100:6.2f}%  {path}:{item.line}  {node_name(item.node)}: "
                      f"{describe_roll(item.roll)}{note}")
     return "\n".join(lines)
+
+
+def render_play(report: Any, *, storybook: str, seed: int, goal: int, per_round: int,
+                entries: int) -> str:
+    """The ending distribution, conclusions and coverage of random playthroughs."""
+    runs = max(report.runs, 1)
+    lines = [f"{report.runs} random playthrough{'s' if report.runs != 1 else ''} of storybook "
+             f"'{storybook}' (seed {seed}, score goal {goal}, {per_round} encounters a round):"]
+    for outcome in ("A", "B", "C", "D", "stage failed"):
+        count = report.outcomes.get(outcome, 0)
+        name = f"ending {outcome}" if len(outcome) == 1 else outcome
+        line = f"  {name:<14} {count / runs * 100:6.2f}%  ({count})"
+        if len(outcome) == 1 and count:
+            ends = sorted(((c, n) for (e, c), n in report.conclusions.items() if e == outcome),
+                          key=lambda cn: (cn[0] is None, cn[0] or 0))
+            line += "  " + ", ".join(
+                f"{'unfinished' if c is None else f'conclusion {c}'} {n / count * 100:.1f}%" for c, n in ends)
+        lines.append(line)
+    lines.append(f"  decisions: {report.decisions} ({report.decisions / runs:.1f} a playthrough)"
+                 + (f"; {report.stuck} walks stopped in a loop" if report.stuck else ""))
+    never = report.never_visited
+    if never:
+        shown = ", ".join(str(n) for n in never[:40]) + (" ..." if len(never) > 40 else "")
+        lines.append(f"never visited: {len(never)} of {entries} entries: {shown}")
+    else:
+        lines.append(f"never visited: none (all {entries} entries were read)")
+    return "\n".join(lines)

@@ -111,6 +111,7 @@ class _Game:
         self.decisions = 0
         self.stuck = 0
         self.at: Node | None = None
+        self.current: tuple[str, Any] | None = None
 
     def play(self) -> tuple[str, int | None]:
         story, options, rng = self.story, self.options, self.rng
@@ -121,12 +122,13 @@ class _Game:
                 return "stage failed", None
             for card_id, card in story.cards.items():
                 if card.kind == "card" and card.spawned and card_id not in self.spawned:
-                    if self._decide(self._spawn_condition(card)):
+                    if self._decide(self.holds(card.spawn) if card.spawn else None):
                         self.spawned.append(card_id)
             for _ in range(options.encounters_per_round):
                 choice = self.trapped or self._pick_encounter()
                 if choice is None:
                     break
+                self.current = choice
                 exit_ = self.walk(choice[1])
                 if exit_ == "fail_stage":
                     return "stage failed", None
@@ -169,9 +171,6 @@ class _Game:
                 pool.append(("card", card.entry))
         return self.rng.choice(pool) if pool else None
 
-    def _spawn_condition(self, card: Any) -> bool | None:
-        return None if card.spawned else False
-
     def _decide(self, value: bool | None) -> bool:
         return self.rng.random() < 0.5 if value is None else value
 
@@ -205,8 +204,6 @@ class _Game:
                 self.at = body
                 stack = [[story.entries[body], 0]]
             elif name in TERMINALS:
-                if name == "end" and body == "encounter" and self.trapped is not None:
-                    pass  # ending the encounter does not release a trap by itself
                 return name
             elif name == "test":
                 self.decisions += 1
@@ -263,7 +260,8 @@ class _Game:
             if card in self.story.cards and card not in self.spawned:
                 self.spawned.append(card)
         elif name == "trap":
-            self.trapped = ("card", self.at) if isinstance(self.at, int) else None
+            # Trapped wanderers keep resolving the encounter they are trapped in.
+            self.trapped = self.current
         elif name == "release_trap":
             self.trapped = None
 

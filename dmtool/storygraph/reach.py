@@ -11,7 +11,7 @@ unreachable really is.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dmtool.storygraph.build import Arc, Node, StoryGraph
@@ -21,11 +21,23 @@ from dmtool.storygraph.conditions import Facts, evaluate, feasible
 Parents = dict[Node, tuple[Node | None, Arc | None, str]]
 
 
-def open_arcs(graph: StoryGraph, node: Node, facts: Facts) -> Iterator[Arc]:
+def open_map(graph: StoryGraph, facts: Facts) -> dict[Node, tuple[Arc, ...]]:
+    """Every node's arcs whose conditions can hold under `facts` (computed once per facts)."""
+    cached = graph.open_cache.get(id(facts))
+    if cached is not None and cached[0] is facts:
+        return cached[1]
+    found: dict[Node, tuple[Arc, ...]] = {}
+    for node, arcs in graph.arcs.items():
+        if any(a.conditions for a in arcs):
+            arcs = tuple(a for a in arcs if not a.conditions or feasible(a.conditions, facts))
+        found[node] = arcs
+    graph.open_cache[id(facts)] = (facts, found)
+    return found
+
+
+def open_arcs(graph: StoryGraph, node: Node, facts: Facts) -> tuple[Arc, ...]:
     """The arcs of a node whose conditions can hold."""
-    for arc in graph.arcs.get(node, ()):
-        if not arc.conditions or feasible(arc.conditions, facts):
-            yield arc
+    return open_map(graph, facts).get(node, ())
 
 
 def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
@@ -37,6 +49,7 @@ def search(graph: StoryGraph, roots: Iterable[Node], facts: Facts, *,
            enables: bool = True) -> Parents:
     """Breadth-first search from the roots; the parents give shortest paths back."""
     parents: Parents = {}
+    arcs_of = open_map(graph, facts)
     queue: deque[Node] = deque()
     for root in roots:
         if root not in parents and root in graph.arcs and enterable(graph, root, facts):
@@ -44,14 +57,16 @@ def search(graph: StoryGraph, roots: Iterable[Node], facts: Facts, *,
             queue.append(root)
     while queue:
         node = queue.popleft()
-        for arc in open_arcs(graph, node, facts):
-            targets = [(arc.goto, "goto")] if arc.goto is not None else []
+        for arc in arcs_of[node]:
+            target = arc.goto
+            if target is not None and target not in parents and enterable(graph, target, facts):
+                parents[target] = (node, arc, "goto")
+                queue.append(target)
             if enables:
-                targets += [(t, "enables") for t in arc.enables]
-            for target, how in targets:
-                if target not in parents and enterable(graph, target, facts):
-                    parents[target] = (node, arc, how)
-                    queue.append(target)
+                for target in arc.enables:
+                    if target not in parents and enterable(graph, target, facts):
+                        parents[target] = (node, arc, "enables")
+                        queue.append(target)
     return parents
 
 
@@ -81,7 +96,8 @@ def solve(graph: StoryGraph) -> Solution:
     roots = all_roots(graph)
     while True:
         reached = search(graph, roots, facts)
-        arcs = [a for n in reached for a in open_arcs(graph, n, facts)]
+        arcs_of = open_map(graph, facts)
+        arcs = [a for n in reached for a in arcs_of[n]]
         tighter = Facts(
             codas=frozenset(c for a in arcs for c in a.codas),
             visited=frozenset(n for n in reached if isinstance(n, int)),
@@ -98,7 +114,8 @@ def solve(graph: StoryGraph) -> Solution:
 
 def components(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None = None) -> list[list[Node]]:
     """Strongly connected components over goto arcs, sinks first (Tarjan, iterative)."""
-    succ = {n: [a.goto for a in open_arcs(graph, n, facts) if a.goto is not None]
+    arcs_of = open_map(graph, facts)
+    succ = {n: [a.goto for a in arcs_of[n] if a.goto is not None]
             for n in (graph.arcs if nodes is None else nodes)}
     index: dict[Node, int] = {}
     low: dict[Node, int] = {}
@@ -147,8 +164,7 @@ def escaping(graph: StoryGraph, facts: Facts) -> set[Node]:
     link), or that have no side that can be taken at all (reported elsewhere)."""
     preds: dict[Node, list[Node]] = {}
     found: set[Node] = set()
-    for node in graph.arcs:
-        arcs = list(open_arcs(graph, node, facts))
+    for node, arcs in open_map(graph, facts).items():
         if not arcs or any(a.escapes for a in arcs):
             found.add(node)
         for arc in arcs:

@@ -27,16 +27,14 @@ it is informative, not a proof, because encounter cards can be resolved again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
-from dmtool.storygraph.reach import Solution, components, enterable, open_arcs
+from dmtool.storygraph.reach import Solution, components, enterable, open_arcs, open_map
 
 INF = float("inf")
-Weight = Callable[[tuple[int, int, int, int]], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,45 +68,53 @@ class ScoreAnalysis:
     certificates: dict[str, Certificate]
 
 
-def _objectives() -> list[tuple[str, Weight]]:
-    out: list[tuple[str, Weight]] = []
-    for i, e in enumerate(ENDINGS):
-        out.append((f"max {e}", lambda g, i=i: g[i]))
-        out.append((f"min {e}", lambda g, i=i: -g[i]))
-    for y in range(1, 4):
-        for x in range(y):
-            out.append((f"{ENDINGS[y]}>{ENDINGS[x]}", lambda g, x=x, y=y: max(g[y], 0) - g[x]))
-    return out
+# The weights we maximise, in this order: each ending's gain and loss (for its bounds), then
+# for each later ending Y and earlier ending X the certificate weight max(gain_Y, 0) - gain_X.
+OBJECTIVES = [f"{k} {e}" for e in ENDINGS for k in ("max", "min")] + [
+    f"{ENDINGS[y]}>{ENDINGS[x]}" for y in range(1, 4) for x in range(y)]
 
 
-OBJECTIVES = _objectives()
+def _weights(score: tuple[int, int, int, int]) -> list[int]:
+    a, b, c, d = score
+    pb, pc, pd = max(b, 0), max(c, 0), max(d, 0)
+    return [a, -a, b, -b, c, -c, d, -d, pb - a, pc - a, pc - b, pd - a, pd - b, pd - c]
+
+
+def _arc_values(arc: Arc) -> tuple[list[int], list[int]]:
+    """(total, best prefix including the empty one) of each weight along the branch."""
+    rows = [_weights(s) for s in arc.scores]
+    total = [0] * len(OBJECTIVES)
+    best = [0] * len(OBJECTIVES)
+    for row in rows:
+        total = [t + w for t, w in zip(total, row)]
+        best = [max(b, t) for b, t in zip(best, total)]
+    return total, best
 
 
 def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
     facts, stage = solution.facts, solution.stage
-    weights = [w for _, w in OBJECTIVES]
-    names = [n for n, _ in OBJECTIVES]
+    names = OBJECTIVES
+    size = len(names)
+    arcs_of = open_map(graph, facts)
     value: dict[Node, list[float]] = {}
     for component in components(graph, facts, [n for n in graph.arcs if n in stage]):
         members = set(component)
-        best = [0.0] * len(weights)
+        best: list[float] = [0.0] * size
         for node in component:
-            for arc in open_arcs(graph, node, facts):
+            for arc in arcs_of[node]:
                 target = arc.goto if arc.goto in stage and enterable(graph, arc.goto, facts) else None
                 if not arc.scores:
                     if target is not None and target not in members:
                         best = list(map(max, best, value[target]))
                     continue
-                for k, weight in enumerate(weights):
-                    steps = [weight(s) for s in arc.scores]
-                    total = sum(steps)
-                    candidate = max(0, max(accumulate(steps)))
-                    if target is not None:
-                        if target in members:
-                            candidate = INF if total > 0 else candidate
-                        else:
-                            candidate = max(candidate, total + value[target][k])
-                    best[k] = max(best[k], candidate)
+                total, prefix = _arc_values(arc)
+                if target is None:
+                    best = list(map(max, best, prefix))
+                elif target in members:
+                    best = [INF if t > 0 else max(b, p) for b, t, p in zip(best, total, prefix)]
+                else:
+                    after = value[target]
+                    best = [max(b, p, t + v) for b, p, t, v in zip(best, prefix, total, after)]
         for node in component:
             value[node] = best
     starts = _starts(graph, solution)

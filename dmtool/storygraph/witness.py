@@ -12,7 +12,7 @@ from dmtool.model.storybook import ENDINGS, Step
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root, node_name
 from dmtool.storygraph.conditions import describe
-from dmtool.storygraph.dice import example_roll
+from dmtool.storygraph.dice import COLOURS, example_roll
 from dmtool.storygraph.reach import Parents, open_arcs, search
 
 
@@ -113,7 +113,7 @@ def fixture_skeleton(witness: Witness, analysis: Analysis) -> tuple[str, str]:
     what the engine should end with is left for the author to write.
     """
     storybook = analysis.graph.storybook
-    sentience = dict(analysis.graph.context.sentience or {})
+    sentience = dict(analysis.graph.context.sentience or {c: 1 for c in COLOURS})
     name = f"witness-{storybook.id}-{witness.ending.lower()}-{witness.conclusion or 'points'}"
     dice: list[str] = []
     steps: list[str] = [f"  - do: {{entry: {witness.hops[0].node}}}" if isinstance(witness.hops[0].node, int)

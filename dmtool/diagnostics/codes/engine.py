@@ -1,7 +1,93 @@
-"""Diagnostic codes of the engine stage."""
+"""Diagnostic codes of the engine stage (DM4xx): scenario fixtures and the rules engine."""
 
 from __future__ import annotations
 
 from dmtool.diagnostics.catalogue import CodeInfo
+from dmtool.diagnostics.model import Severity
 
-CODES: tuple[CodeInfo, ...] = ()
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CODES: tuple[CodeInfo, ...] = (
+    CodeInfo("DM401", "scenario-shape", "Fixture does not match the scenario schema", E,
+             "`dmtool test` checks each fixture against schemas/scenario.schema.json before "
+             "running it; a fixture that does not fit is not run.",
+             "kind: scenario\nid: x\nrules: [R09]\nsteps: oops\n"),
+    CodeInfo("DM402", "scenario-unknown-name", "Fixture names something its setup lacks", E,
+             "A step, expectation or setup entry names a wanderer, monster, card or entry that "
+             "the fixture's setup (and the content it borrows from) does not define.",
+             "steps:\n  - do: {wanderer: marra, pass: {}}   # the setup has 'mara'\n"),
+    CodeInfo("DM403", "dice-mismatch", "Scripted roll does not fit the roll made", E,
+             "The next scripted roll names another roller, other colours or another number of "
+             "dice than the engine rolled at that moment. Scripts are strict so a fixture "
+             "proves exactly which dice the rules roll.",
+             "dice:\n  - mara: {red: [hand]}   # but the test rolls 2 green dice\n"),
+    CodeInfo("DM404", "dice-missing", "The engine needed a roll the script lacks", E,
+             "The engine rolled dice (or shuffled a deck) and the script had no entry left.",
+             "steps:\n  - do: {wanderer: mara, domain: {}}   # no dice for the domain action\n"),
+    CodeInfo("DM405", "dice-unused", "Scripted roll never used", E,
+             "A scripted roll was still unused when its step (or the fixture) ended: the rules "
+             "rolled fewer dice than the fixture expects.",
+             "dice:\n  - mara: {red: [hand]}   # nothing rolls\n"),
+    CodeInfo("DM406", "choice-missing", "The engine asked a question the script does not answer",
+             E, "Where the rulebook leaves a decision to the players and there is no safe "
+             "default (a tie, a target, which card to discard), the fixture must answer it in "
+             "the step's 'choices'.",
+             "choices: []   # two wanderers are equally near the terror\n"),
+    CodeInfo("DM407", "choice-unused", "Scripted choice never used", E,
+             "A scripted answer was never asked for: the question did not come up, or came up "
+             "under another name.", "choices:\n  - defend: true   # nobody took damage\n"),
+    CodeInfo("DM408", "choice-invalid", "Scripted answer is not allowed", E,
+             "The scripted answer is not one of the options the rules allow at that moment.",
+             "choices:\n  - target: ilse   # ilse is farther away than mara\n"),
+    CodeInfo("DM409", "expectation-mismatch", "Expected state differs from the actual state", E,
+             "After a step (or at the end), a value of the game state differs from what the "
+             "fixture expects. The message shows both.",
+             "expect:\n  wanderers.mara.wounds: 2   # the engine has 3\n"),
+    CodeInfo("DM410", "unexpected-rejection", "The engine refused an action", E,
+             "A step's action was rejected by the rules, and the step did not say "
+             "'expect_error'. The message gives the rejection code and reason.",
+             "- do: {wanderer: mara, move: {to: 9}}   # 4 spaces away\n"),
+    CodeInfo("DM411", "expected-rejection-missing", "The expected rejection did not happen", E,
+             "A step says 'expect_error: CODE' but the action was accepted, or rejected with "
+             "another code.", "- do: {wanderer: mara, move: {to: 6}}\n  expect_error: too_far\n"),
+    CodeInfo("DM412", "action-legal", "An action expected to be illegal is legal", E,
+             "'expect_illegal' names an action that the engine would accept now.",
+             "- expect_illegal: {wanderer: mara, domain: {}}\n"),
+    CodeInfo("DM413", "unknown-state-path", "Expectation names no value of the state", E,
+             "A dotted path in 'expect' does not lead to a value of the game state.",
+             "expect:\n  wanderers.mara.wonds: 2\n"),
+    CodeInfo("DM414", "content-missing", "Borrowed content not found", E,
+             "A setup entry says 'from: ID' but no content document of that kind and id was "
+             "found in the fixture's content folder.",
+             "monsters:\n  hollow-hound: {from: hollow-hund, shard: 3}\n"),
+    CodeInfo("DM415", "scenario-skipped", "Fixture skipped", I,
+             "The fixture says 'skip: REASON'; it is listed but not run.",
+             "skip: waits for the devour rule\n"),
+    CodeInfo("DM416", "unknown-rule-id", "Fixture names an unknown rule id", W,
+             "'rules' lists ids of shared/design/rules-checklist.md (R01-R55).",
+             "rules: [R99]\n"),
+    CodeInfo("DM417", "engine-cannot-run", "The engine cannot run this content", E,
+             "The fixture reached content the engine cannot interpret, such as a coda card "
+             "without a definition or an effect that needs a wanderer where none resolves it.",
+             "- do: {effect: {gain_coda: undefined-coda}, wanderer: mara}\n"),
+    CodeInfo("DM418", "engine-crash", "Internal engine error", E,
+             "The engine raised an unexpected exception while running the fixture. This is a "
+             "bug in dmtool; the message carries the exception.", "(any fixture)"),
+    CodeInfo("DM419", "missing-event", "Expected event not in the event log", E,
+             "The fixture's 'events' expectation lists an event (in order) that the engine's "
+             "event log does not contain. Run with --explain to read the log.",
+             "expect:\n  events: [{event: died, wanderer: mara}]\n"),
+    CodeInfo("DM420", "rule-without-fixture", "Rule id without a fixture", I,
+             "`dmtool test --coverage` lists the rule ids of the checklist that no fixture "
+             "names in 'rules'.", "(R12 appears in no fixture)"),
+    CodeInfo("DM421", "setup-invalid", "Fixture setup describes an impossible state", E,
+             "The setup gives a value the rules never allow: mental capacity above its max, a "
+             "max above 10, a living wanderer with wounds at max health, a shard outside 1-16.",
+             "wanderers:\n  mara: {max_mental_capacity: 12, ...}\n"),
+    CodeInfo("DM422", "unknown-error-code", "Unknown rejection code", E,
+             "'expect_error' names a code the engine never uses; see dmtool.engine.errors.",
+             "expect_error: too_farr\n"),
+    CodeInfo("DM423", "forbidden-event", "Event that must not happen was logged", E,
+             "An event listed in 'absent_events' appears in the event log.",
+             "expect:\n  absent_events: [{event: confrontation_revealed}]\n"),
+)

@@ -44,7 +44,7 @@ def _move(ctx: Ctx, spec: dict[str, Any]) -> None:
             "monster_step", f"{m.id} can step onto several shards toward {target.id}",
             tuple(steps))
     if m.shard != start:
-        ctx.emit("monster_moved", monster=m.id, frm=start, to=m.shard, toward=target.id)
+        ctx.emit("monster_moved", monster=m.id, **{"from": start}, to=m.shard, toward=target.id)
 
 
 @effect("monster_attack")

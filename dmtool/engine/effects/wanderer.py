@@ -240,7 +240,7 @@ def _release(ctx: Ctx, _: Any) -> None:
 def _move_wanderer(ctx: Ctx, where: Any) -> None:
     w = ctx.need_resolver("move_wanderer")
     shard = place(ctx, w.id, where)
-    ctx.emit("moved", wanderer=w.id, frm=w.shard, to=shard, forced=True)
+    ctx.emit("moved", wanderer=w.id, **{"from": w.shard}, to=shard, forced=True)
     w.shard = shard
 
 

@@ -1,0 +1,200 @@
+"""P4 and P6 of performance.md: the storybook graph analysis at 10k and 100k entries (it must
+grow linearly) and random playthroughs counted in decisions per second.
+
+The generator builds storybooks as data (no YAML), shaped like authored ones: ten round
+events, encounters of three to six entries that branch with tests, choices and conditions
+and loop back now and then (always with a way out), world shards and spawned cards as
+roots, scores for every ending, coda cards, and each ending's finale with two conclusions.
+Generated storybooks analyse clean, so the timing covers the full analysis.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dmtool.loading import SourceDocument  # noqa: E402
+
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+TYPES = ("hand", "eye", "brain", "skull", "sphere")
+ENDINGS = ("A", "B", "C", "D")
+WANDERER = "bench-wanderer"
+
+
+def _entry(number: int, kind: str, effects: list[Any]) -> dict[str, Any]:
+    return {"entry": number, "kind": kind, "title": f"Entry {number}", "text": "Generated text.",
+            "effects": effects}
+
+
+def _encounter(rng: random.Random, first: int, size: int, *, coda: str | None,
+               spawn: str | None) -> list[dict[str, Any]]:
+    """`size` entries numbered from `first`: branching forward, sometimes looping back."""
+    out = []
+    kind = rng.choice(("exploration", "reality_shard"))
+    last = first + size - 1
+    for number in range(first, last + 1):
+        ending = ENDINGS[rng.randrange(4)]
+        if number == last:
+            tail: list[Any] = [{"score": {ending: rng.randint(1, 3)}}]
+            if coda:
+                tail.append({"gain_coda": coda})
+            if spawn:
+                tail.append({"spawn_encounter": {"card": spawn}})
+            out.append(_entry(number, kind, tail + [{"end": "encounter"}]))
+            continue
+        nxt, far = number + 1, min(number + 2, last)
+        shape = rng.randrange(4)
+        if shape == 0:
+            effects: list[Any] = [{"test": {
+                "roll": {rng.choice(COLOURS): [rng.choice(TYPES)]},
+                "pass": [{"score": {ending: 2}}, {"goto": far}],
+                "fail": [{"lose_health": 1}, {"goto": nxt}]}}]
+        elif shape == 1:
+            back = max(first, number - 1)
+            effects = [{"choice": [
+                {"label": "Press on", "effects": [{"goto": nxt}]},
+                {"label": "Look back", "effects": [{"goto": back}]},
+                {"label": "Run", "effects": [{"score": {ending: 1}}, {"end": "encounter"}]}]}]
+        elif shape == 2 and coda:
+            effects = [{"if": {"when": {"has_coda": coda}, "then": [{"goto": far}],
+                               "else": [{"goto": nxt}]}}]
+        else:
+            effects = [{"lose_mental_capacity": 1}, {"goto": nxt}]
+        out.append(_entry(number, kind, effects))
+    return out
+
+
+def generate(entries: int, *, seed: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(storybook data, other documents: round trackers, shards, cards, codas) of about
+    `entries` entries."""
+    rng = random.Random(seed)
+    story: list[dict[str, Any]] = []
+    docs: list[dict[str, Any]] = []
+    number = 11
+    finale_base = max(entries - 24, 200)
+    starts: list[int] = []
+    index = 0
+    pending_cards: list[str] = []
+    while number + 6 < finale_base:
+        size = rng.randint(3, 6)
+        coda = f"coda-{index}" if index % 5 == 0 else None
+        spawn = f"card-{index + 1}" if index >= 16 and rng.random() < 0.5 else None
+        story += _encounter(rng, number, size, coda=coda, spawn=spawn)
+        if coda:
+            docs.append({"kind": "coda", "id": coda, "wanderer": WANDERER, "title": coda,
+                         "effects": [{"modify_sentience": {rng.choice(COLOURS): 1}}], "back": ["red"]})
+        if index < 16:
+            docs.append({"kind": "world-shard", "id": f"shard-{index + 1}", "wanderer": WANDERER,
+                         "number": index + 1, "title": "Shard", "sentience": ["red", "blue", "green"],
+                         "encounter": {"title": "E", "entry": number, "kind": story[-1]["kind"]},
+                         "finale": {"encounters": []}})
+        else:
+            card = {"kind": "encounter-card", "id": f"card-{index}", "wanderer": WANDERER, "title": "Card",
+                    "entry": number, "encounter_kind": story[-1]["kind"]}
+            if f"card-{index}" not in pending_cards:
+                card["spawn"] = {"when": {"round_at_least": 2}, "text": "From round 2."}
+            docs.append(card)
+        if spawn:
+            pending_cards.append(spawn)
+        starts.append(number)
+        number += size
+        index += 1
+    for round_ in range(1, 11):
+        story.insert(round_ - 1, _entry(round_, "event", [
+            {"spawn_terror": {"terror": "random"}},
+            {"may": [{"score": {ENDINGS[round_ % 4]: 1}}]},
+            {"end": "event"}] if round_ % 2 else [{"if": {"when": {"round_at_least": 5},
+                                                        "then": [{"score": {"A": 1}}]}},
+                                                  {"end": "event"}]))
+    endings = []
+    number = finale_base
+    for letter in ENDINGS:
+        start, middle, good, bad = number, number + 1, number + 2, number + 3
+        story += [
+            _entry(start, "finale", [{"test": {"roll": {"purple": ["sphere"]},
+                                               "pass": [{"goto": middle}], "fail": [{"goto": bad}]}}]),
+            _entry(middle, "finale", [{"choice": [{"label": "Stay", "effects": [{"goto": good}]},
+                                                  {"label": "Go", "effects": [{"goto": bad}]}]}]),
+            _entry(good, "conclusion", [{"conclude": f"legacy-{letter.lower()}-good"}]),
+            _entry(bad, "conclusion", [{"conclude": f"legacy-{letter.lower()}-bad"}]),
+        ]
+        endings.append({"ending": letter, "title": f"Ending {letter}", "setup": {"text": "Set up."},
+                        "rules": "Rules.", "event_phase": {"text": "Each round."}, "goals": "Goals.",
+                        "start": start, "conclusions": [
+                            {"entry": good, "title": "Good", "legacy": f"legacy-{letter.lower()}-good"},
+                            {"entry": bad, "title": "Bad", "legacy": f"legacy-{letter.lower()}-bad"}]})
+        number += 4
+    docs.append({"kind": "round-trackers", "id": "round-trackers", "trackers": [
+        {"round": r, "entry": r} for r in range(1, 11)]})
+    storybook = {"kind": "storybook", "id": "bench-book", "wanderer": WANDERER, "title": "Bench",
+                 "introduction": "Generated.", "entries": story, "endings": endings}
+    return storybook, docs
+
+
+class _Corpus:
+    """Just enough of a Corpus for context_for: documents by kind."""
+
+    def __init__(self, docs: list[dict[str, Any]]) -> None:
+        self.docs = docs
+
+    def of_kind(self, kind: str) -> list[SourceDocument]:
+        return [SourceDocument(Path(f"{d['id']}.yaml"), f"{d['id']}.yaml", "", d)
+                for d in self.docs if d["kind"] == kind]
+
+
+def prepared(entries: int, *, seed: int = 1) -> tuple[Any, Any]:
+    """(Storybook, StoryContext) for a generated storybook."""
+    from dmtool.model.storybook import Storybook
+    from dmtool.storygraph.context import context_for
+
+    data, docs = generate(entries, seed=seed)
+    return Storybook.from_data(data), context_for(_Corpus(docs), WANDERER)
+
+
+def time_analysis(entries: int, *, repeat: int = 1) -> float:
+    """Best wall time of analysing a generated storybook (generation not counted)."""
+    from dmtool.storygraph.analysis import analyse
+
+    storybook, context = prepared(entries)
+    best = float("inf")
+    for _ in range(repeat):
+        began = time.perf_counter()
+        analyse(storybook, context)
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def scaling_ratio(small: int = 10_000, large: int = 100_000) -> tuple[float, float, float]:
+    """(seconds at `small`, seconds at `large`, ratio); linear growth gives a ratio near 10."""
+    a = time_analysis(small, repeat=3)
+    b = time_analysis(large, repeat=1)
+    return a, b, b / a
+
+
+def decisions_per_second(runs: int = 2000, *, entries: int = 400) -> float:
+    """P6: decisions (test outcomes and choices) resolved per second by random playthroughs."""
+    from dmtool.storygraph.analysis import analyse
+    from dmtool.storygraph.playthrough import PlayOptions, play
+
+    storybook, context = prepared(entries)
+    analysis = analyse(storybook, context)
+    began = time.perf_counter()
+    report = play(analysis, PlayOptions(runs=runs, seed=1))
+    return report.decisions / (time.perf_counter() - began)
+
+
+def main() -> None:
+    small, large, ratio = scaling_ratio()
+    print(f"P4 graph analysis: 10k entries {small:.3f} s, 100k entries {large:.3f} s, "
+          f"ratio {ratio:.1f} (target: at most 12)")
+    print(f"P6 random playthroughs: {decisions_per_second():,.0f} decisions per second "
+          f"(target: 100,000)")
+
+
+if __name__ == "__main__":
+    main()

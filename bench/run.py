@@ -1,0 +1,95 @@
+"""`make bench`: the figures of performance.md, measured side by side with the peers.
+
+Prints one line per figure. Ratios matter, not absolute times: the machines are shared
+and noisy, so every figure is a ratio to a peer run in the same process tree just before.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.corpus import build_corpus  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+BIN = Path(sys.executable).parent
+CACHE_ENV = "DMTOOL_CACHE_DIR"
+
+
+def _timed(command: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time of a command, and its peak resident memory in bytes."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, max(peak, before) * 1024
+
+
+def _best(command: list[str], *, cwd: Path, runs: int = 3, env: dict[str, str] | None = None) -> float:
+    return min(_timed(command, cwd=cwd, env=env)[0] for _ in range(runs))
+
+
+def _legacy_ids(content: Path) -> list[str]:
+    ids = sorted(p.stem for p in content.glob("wanderers/*/finale-legacy-cards/*.yaml"))
+    return ids or ["missing-legacy-card"]
+
+
+def _sample_wanderer(content: Path) -> str:
+    found = sorted(p.parent.name for p in content.glob("wanderers/*/storybook.yaml"))
+    return found[0] if found else "missing-wanderer"
+
+
+def main() -> None:
+    content = ROOT / "content"
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "schemas").unlink(missing_ok=True)
+    (OUT / "schemas").symlink_to(ROOT / "schemas")
+    corpus = OUT / "content"
+    storybooks = build_corpus(corpus, content=content, storybooks=10, entries=1000,
+                              wanderer=_sample_wanderer(content), legacy=_legacy_ids(content))
+    size = sum(p.stat().st_size for p in storybooks)
+    dmtool = str(BIN / "dmtool")
+    env = dict(os.environ, **{CACHE_ENV: str(OUT / "cache")})
+    print(f"corpus: {len(storybooks)} storybooks, {size / 1e6:.1f} MB of generated storybook YAML "
+          f"(+ the real content/)")
+
+    peer = _best([str(BIN / "check-jsonschema"), "--schemafile", "storybook.schema.json",
+                  *map(str, storybooks)], cwd=ROOT / "schemas", runs=1)
+    print(f"peer: check-jsonschema on the storybooks: {peer:.2f} s")
+
+    shutil.rmtree(OUT / "cache", ignore_errors=True)
+    cold, peak = _timed([dmtool, "check", "--no-color", str(corpus)], cwd=OUT, env=env)
+    print(f"P1 cold check: {cold:.2f} s = {cold / peer:.3f} x peer (target <= 0.25)")
+    warm = _best([dmtool, "check", "--no-color", str(corpus)], cwd=OUT, env=env)
+    print(f"P2 warm check: {warm:.2f} s = {warm / peer:.3f} x peer (target <= 0.05)")
+
+    click_import = _best([sys.executable, "-c", "import click"], cwd=ROOT, runs=5)
+    version = _best([dmtool, "--version"], cwd=ROOT, runs=5)
+    print(f"P3 dmtool --version: {version * 1000:.0f} ms = {version / click_import:.2f} x "
+          f"'import click' ({click_import * 1000:.0f} ms) (target <= 2)")
+    one = storybooks[0]
+    one.write_text(one.read_text(encoding="utf-8") + "# touched\n", encoding="utf-8")
+    single = _best([dmtool, "check", "--no-color", str(one)], cwd=OUT, env=env, runs=1)
+    print(f"P3 one changed file: {single * 1000:.0f} ms = {single / click_import:.2f} x "
+          f"'import click' (target <= 6)")
+    print(f"P5 peak memory of P1: {peak / 1e6:.0f} MB = {peak / size:.1f} x corpus size (target <= 40)")
+
+    try:
+        from bench.graph_bench import main as graph_main
+    except ImportError:
+        print("P4: bench/graph_bench.py is missing")
+    else:
+        graph_main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""`dmtool test` as a plain function: find fixtures, run them, stream text through `emit`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dmtool.errors import UsageError
+from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.scenarios import report
+from dmtool.scenarios.checks import check_document
+from dmtool.scenarios.coverage import uncovered
+from dmtool.scenarios.runner import FixtureResult, run_document
+from dmtool.scenarios.select import compile_keyword
+
+DEFAULT_PATHS = (Path("tests/scenarios"),)
+FORMATS = ("text", "json")
+
+
+@dataclass(frozen=True)
+class TestOptions:
+    """What `dmtool test` was asked to do."""
+
+    paths: tuple[Path, ...] = DEFAULT_PATHS
+    keyword: str | None = None
+    explain: bool = False
+    coverage: bool = False
+    format: str = "text"
+
+
+@dataclass
+class TestRun:
+    results: list[FixtureResult] = field(default_factory=list)
+    deselected: int = 0
+    uncovered: list[str] | None = None
+    exit_code: int = 0
+
+
+def run_tests(options: TestOptions, *, emit: Callable[[str], None] = lambda _: None) -> TestRun:
+    """Run the fixtures under `options.paths`; text goes to `emit` (raw, with newlines).
+
+    Exit code: 0 when every selected fixture passed (or was skipped), 1 when any failed.
+    Raises UsageError for unusable options (the CLI maps it to exit code 2).
+    """
+    if options.format not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}.")
+    select = compile_keyword(options.keyword) if options.keyword else None
+    documents, problems = _documents(options.paths)
+    run = TestRun()
+    text = options.format == "text"
+    selected = []
+    for doc in documents:
+        searchable = " ".join([doc.data.get("id", ""), str(doc.data.get("title", "")),
+                               doc.display, *doc.data.get("rules", [])])
+        if select is None or select(searchable):
+            selected.append(doc)
+        else:
+            run.deselected += 1
+    if text:
+        emit(f"collected {len(selected)} scenario fixture(s)"
+             f"{f' ({run.deselected} deselected)' if run.deselected else ''}\n")
+    column = 0
+    for doc in selected:
+        result = run_one(doc)
+        run.results.append(result)
+        if text:
+            emit(report.mark(result))
+            column += 1
+            if column == report.WIDTH:
+                emit(f" [{100 * len(run.results) // len(selected):3d}%]\n")
+                column = 0
+    if text and column:
+        emit(" " * (report.WIDTH - column) + " [100%]\n")
+    if options.coverage:
+        run.uncovered = uncovered(r.rules for r in _all_rules(documents))
+    if text:
+        _emit_text(run, options, problems, emit)
+    else:
+        emit(report.to_json(run.results, uncovered=run.uncovered) + "\n")
+    failed = any(r.status in ("failed", "error") for r in run.results)
+    run.exit_code = 1 if failed or problems else 0
+    return run
+
+
+def _all_rules(documents: Sequence[SourceDocument]) -> list[FixtureResult]:
+    return [FixtureResult(d.display, str(d.data.get("id")), rules=list(d.data.get("rules", [])))
+            for d in documents]
+
+
+def _emit_text(run: TestRun, options: TestOptions, problems: list[str],
+               emit: Callable[[str], None]) -> None:
+    failures = [r for r in run.results if r.status in ("failed", "error")]
+    if failures:
+        emit("\n=== FAILURES ===\n")
+        for result in failures:
+            emit(report.failure_section(result, log_tail=0 if options.explain else 25) + "\n")
+    if options.explain:
+        emit("\n=== EVENT LOGS ===\n")
+        for result in run.results:
+            if result.status != "skipped":
+                emit(report.explain_section(result) + "\n")
+    skipped = [r for r in run.results if r.status == "skipped"]
+    for result in skipped:
+        emit(f"SKIPPED {result.path}: {result.skip_reason}\n")
+    for problem in problems:
+        emit(problem + "\n")
+    if run.uncovered is not None:
+        listed = ", ".join(run.uncovered) if run.uncovered else "none"
+        emit(f"rule ids without a fixture ({len(run.uncovered)}): {listed}\n")
+    emit(report.summary_line(run.results) + "\n")
+
+
+def _documents(paths: Sequence[Path]) -> tuple[list[SourceDocument], list[str]]:
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"{missing[0]} does not exist; give a fixture file or a folder of "
+                         "fixtures (default: tests/scenarios).")
+    files, _ = discover(list(paths))
+    documents: list[SourceDocument] = []
+    problems: list[str] = []
+    for path in files:
+        loaded = read_document(path)
+        if loaded.document is None:
+            problems.extend(f"{d.location}: {d.severity.value} {d.code} {d.message}"
+                            for d in loaded.diagnostics)
+            continue
+        data = loaded.document.data
+        if isinstance(data, dict) and data.get("kind") == "scenario":
+            documents.append(loaded.document)
+    if not documents and not problems:
+        raise UsageError(f"No scenario fixtures (kind: scenario) were found under "
+                         f"{', '.join(map(str, paths))}.")
+    return documents, problems
+
+
+def run_one(doc: SourceDocument) -> FixtureResult:
+    static = check_document(doc)
+    if any(d.severity.value == "error" for d in static):
+        data = doc.data
+        return FixtureResult(doc.display, str(data.get("id")), data.get("title"),
+                             list(data.get("rules", [])), status="error", diagnostics=static)
+    result = run_document(doc)
+    result.diagnostics[:0] = static
+    return result

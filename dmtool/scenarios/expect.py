@@ -1,0 +1,114 @@
+"""Expectations: dotted paths into the state view, partial comparison, readable differences."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MISSING: Any = object()
+RESERVED = ("events", "absent_events")
+
+
+@dataclass
+class Mismatch:
+    """One expectation that failed: which key, and the text that explains it."""
+
+    key: str
+    code: str  # DM409, DM413, DM419 or DM423
+    message: str
+
+
+def lookup(view: Any, dotted: str) -> tuple[Any, str | None]:
+    """(value, None) or (MISSING, the part of the path that failed)."""
+    here = view
+    walked: list[str] = []
+    for part in dotted.split("."):
+        if isinstance(here, dict) and part in here:
+            here = here[part]
+        elif isinstance(here, list) and part.lstrip("-").isdigit() and -len(here) <= int(
+                part) < len(here):
+            here = here[int(part)]
+        else:
+            return MISSING, ".".join(walked + [part])
+        walked.append(part)
+    return here, None
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Mappings compare partially (every expected key matches); lists and scalars exactly."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and matches(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(expected) == len(actual)
+                and all(matches(e, a) for e, a in zip(expected, actual)))
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return bool(expected == actual)
+
+
+def show(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def diff_text(expected: Any, actual: Any) -> str:
+    """A short 'expected/actual' line, or a unified diff for larger structures."""
+    left, right = show(expected), show(actual)
+    if len(left) + len(right) < 100:
+        return f"expected {left}, got {right}"
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        actual = {k: actual.get(k, MISSING) for k in expected} | {
+            k: v for k, v in actual.items() if k not in expected}
+    a = json.dumps(expected, indent=2, sort_keys=True, default=lambda _: "<missing>")
+    b = json.dumps(actual, indent=2, sort_keys=True, default=lambda _: "<missing>")
+    lines = difflib.unified_diff(a.splitlines(), b.splitlines(), "expected", "actual",
+                                 lineterm="", n=2)
+    return "\n".join(lines)
+
+
+def check_state(view: dict[str, Any], expected: dict[str, Any]) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    for key, want in expected.items():
+        if key in RESERVED:
+            continue
+        got, failed = lookup(view, key)
+        if got is MISSING:
+            out.append(Mismatch(key, "DM413", _no_path(view, key, failed or key)))
+        elif not matches(want, got):
+            out.append(Mismatch(key, "DM409", f"{key}: {diff_text(want, got)}"))
+    return out
+
+
+def _no_path(view: dict[str, Any], key: str, failed: str) -> str:
+    parent_path, _, last = failed.rpartition(".")
+    parent, _ = lookup(view, parent_path) if parent_path else (view, None)
+    options = [str(k) for k in parent] if isinstance(parent, dict) else []
+    close = difflib.get_close_matches(last, options, n=1)
+    hint = f" Did you mean '{(parent_path + '.' if parent_path else '') + close[0]}'?" if close \
+        else (f" It has: {', '.join(options[:12])}." if options else "")
+    return f"The state has no value at '{failed}' (in '{key}').{hint}"
+
+
+def check_events(log: list[dict[str, Any]], expected: dict[str, Any]) -> list[Mismatch]:
+    out: list[Mismatch] = []
+    position = 0
+    for pattern in expected.get("events", []):
+        found = next((i for i in range(position, len(log)) if matches(pattern, log[i])), None)
+        if found is None:
+            same = [e for e in log if e.get("event") == pattern.get("event")]
+            seen = "; logged: " + ", ".join(show(e) for e in same[:3]) if same else \
+                "; no event of that kind was logged"
+            earlier = " (it appears only before an earlier expected event)" if any(
+                matches(pattern, e) for e in log[:position]) else ""
+            out.append(Mismatch("events", "DM419", f"missing event {show(pattern)}{earlier}"
+                                f"{seen}."))
+            continue
+        position = found + 1
+    for pattern in expected.get("absent_events", []):
+        hits = [e for e in log if matches(pattern, e)]
+        if hits:
+            out.append(Mismatch("absent_events", "DM423", f"event {show(pattern)} must not "
+                                f"happen, but the log has {show(hits[0])}."))
+    return out

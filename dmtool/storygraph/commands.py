@@ -1,0 +1,221 @@
+"""`dmtool graph` and `dmtool odds` as plain functions: frozen options in, data and rendered
+text out. They never print or exit; bad flags raise UsageError (the CLI's exit code 2)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dmtool import __version__
+from dmtool.diagnostics import Diagnostic, Report, Severity
+from dmtool.errors import UsageError
+from dmtool.model.storybook import ENDINGS, Storybook
+from dmtool.storygraph.analysis import Analysis, analyse
+from dmtool.storygraph.context import context_for
+from dmtool.storygraph.dice import COLOURS
+from dmtool.storygraph.loader import load_storybooks
+
+DRAWING_SUFFIXES = (".svg", ".png", ".dot")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraphOptions:
+    paths: tuple[Path, ...]
+    output: Path | None = None  # .svg, .png or .dot
+    fmt: str = "text"  # text | json
+    witness: bool = False
+    witness_dir: Path | None = None  # write a scenario skeleton per witness here
+    focus: int | None = None
+    depth: int = 2
+    ending: str | None = None
+
+
+@dataclass(frozen=True)
+class GraphResult:
+    text: str
+    data: dict[str, Any]
+    diagnostics: tuple[Diagnostic, ...]
+    written: tuple[Path, ...] = ()
+    messages: tuple[str, ...] = ()  # for standard error, e.g. how to get SVG without Graphviz
+    exit_code: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class OddsOptions:
+    paths: tuple[Path, ...]
+    sentience: Mapping[str, int] = field(default_factory=dict)  # overrides the wanderer's values
+    runs: int | None = None  # random playthroughs; None lists test odds instead
+    seed: int = 0
+    goal: int = 40
+    encounters_per_round: int = 3
+    fmt: str = "text"
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    text: str
+    data: dict[str, Any]
+    exit_code: int = 0
+
+
+def parse_sentience(text: str) -> dict[str, int]:
+    """'red=2,blue=1' -> {'red': 2, 'blue': 1}."""
+    values: dict[str, int] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        colour, sep, number = item.partition("=")
+        colour = colour.strip().lower()
+        if not sep or colour not in COLOURS:
+            raise UsageError(f"cannot read sentience '{item}': write COLOUR=N with a colour among "
+                             f"{', '.join(COLOURS)}, e.g. --sentience red=2,blue=1")
+        try:
+            values[colour] = int(number)
+        except ValueError:
+            raise UsageError(f"sentience '{item}' needs a whole number, e.g. red=2") from None
+    return values
+
+
+def _analyses(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]]:
+    corpus, storybooks, problems = load_storybooks(paths)
+    if not storybooks and not problems:
+        shown = ", ".join(p.as_posix() for p in paths)
+        raise UsageError(f"no storybook found in {shown}; give a storybook.yaml file or a folder holding one")
+    analyses = []
+    for document in storybooks:
+        storybook = Storybook.from_document(document)
+        analyses.append(analyse(storybook, context_for(corpus, storybook.wanderer)))
+    return analyses, problems
+
+
+def run_graph(options: GraphOptions) -> GraphResult:
+    from dmtool.reporters import render as render_report
+    from dmtool.storygraph.jsonout import graph_data
+    from dmtool.storygraph.witness import fixture_skeleton, render_witness, witnesses
+
+    if options.fmt not in ("text", "json"):
+        raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
+    analyses, problems = _analyses(options.paths)
+    if options.output is not None and len(analyses) > 1:
+        raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")
+    diagnostics = list(problems) + [d for a in analyses for d in a.diagnostics]
+    written: list[Path] = []
+    messages: list[str] = []
+    data: dict[str, Any] = {"storybooks": []}
+    texts: list[str] = []
+    for analysis in analyses:
+        data["storybooks"].append(graph_data(analysis))
+        texts.append(_summary(analysis))
+        if options.witness:
+            found = witnesses(analysis)
+            data["storybooks"][-1]["witnesses"] = [render_witness(w) for w in found]
+            texts += [render_witness(w) for w in found] or ["no witness paths: no ending can be reached"]
+            if options.witness_dir is not None:
+                options.witness_dir.mkdir(parents=True, exist_ok=True)
+                for witness in found:
+                    name, text = fixture_skeleton(witness, analysis)
+                    (options.witness_dir / name).write_text(text, encoding="utf-8")
+                    written.append(options.witness_dir / name)
+    if options.output is not None and analyses:
+        written_path, message = _draw(analyses[0], options)
+        written.append(written_path)
+        messages += [message] if message else []
+    report = Report(diagnostics=diagnostics, files_checked=len(analyses))
+    texts.append(render_report(report, fmt="text", color=False, tool_version=__version__).rstrip())
+    texts += [f"wrote {p.as_posix()}" for p in written]
+    data["findings"] = len(diagnostics)
+    errors = any(d.severity is Severity.ERROR for d in diagnostics)
+    text = json.dumps(data, indent=2, ensure_ascii=True) if options.fmt == "json" else "\n".join(t for t in texts if t)
+    return GraphResult(text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages),
+                       1 if errors else 0)
+
+
+def _summary(analysis: Analysis) -> str:
+    graph, solution = analysis.graph, analysis.solution
+    entries = len(graph.entries)
+    reached = sum(1 for n in graph.entries if n in solution.reached)
+    roots = len(graph.stage_roots) + sum(len(r) for r in graph.finale_roots.values())
+    lines = [f"storybook '{graph.storybook.id}' ({graph.storybook.display}): {entries} entries, "
+             f"{roots} roots, {reached} reachable"]
+    for letter, bound in analysis.scores.bounds.items():
+        game = "unbounded" if bound.game_max == float("inf") else f"at most {bound.game_max}"
+        lines.append(f"  ending {letter}: {bound.walk_min}..{bound.walk_max} points in one walk, "
+                     f"{game} in a game reading each encounter once")
+    return "\n".join(lines)
+
+
+def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
+    from dmtool.storygraph.dot import to_dot
+    from dmtool.storygraph.render import INSTALL_HINT, find_dot, render
+
+    output = options.output
+    assert output is not None
+    suffix = output.suffix.lower()
+    if suffix not in DRAWING_SUFFIXES:
+        raise UsageError(f"cannot draw to '{output}': name the file .svg, .png or .dot")
+    if options.focus is not None and options.focus not in analysis.graph.entries:
+        raise UsageError(f"--focus {options.focus}: the storybook has no entry {options.focus}")
+    if options.ending is not None and options.ending not in analysis.graph.storybook.endings:
+        raise UsageError(f"--ending {options.ending}: choose one of {', '.join(ENDINGS)}")
+    dot_text = to_dot(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".dot":
+        output.write_text(dot_text, encoding="utf-8")
+        return output, None
+    dot = find_dot()
+    if dot is None:
+        fallback = output.with_suffix(".dot")
+        fallback.write_text(dot_text, encoding="utf-8")
+        return fallback, INSTALL_HINT.format(dot=fallback.as_posix(), svg=output.with_suffix(".svg").as_posix())
+    output.write_bytes(render(dot_text, suffix[1:], dot))
+    return output, None
+
+
+def run_odds(options: OddsOptions) -> OddsResult:
+    from dmtool.storygraph.odds import collect_odds, render_odds, render_play
+    from dmtool.storygraph.playthrough import PlayOptions, play
+
+    if options.runs is not None and options.runs < 1:
+        raise UsageError("--runs needs a positive number of playthroughs, e.g. --runs 1000")
+    analyses, _ = _analyses(options.paths)
+    texts: list[str] = []
+    data: dict[str, Any] = {"storybooks": []}
+    for analysis in analyses:
+        sentience, source = _sentience(analysis, options.sentience)
+        storybook = analysis.graph.storybook
+        record: dict[str, Any] = {"storybook": storybook.id, "sentience": sentience}
+        if options.runs is None:
+            odds = collect_odds(analysis, sentience)
+            record["tests"] = [o.as_dict() for o in odds]
+            texts.append(render_odds(odds, sentience, source=source, path=storybook.display))
+        else:
+            play_options = PlayOptions(runs=options.runs, seed=options.seed, sentience=sentience,
+                                       goal=options.goal, encounters_per_round=options.encounters_per_round)
+            report = play(analysis, play_options)
+            record["playthroughs"] = {
+                "runs": report.runs, "seed": options.seed,
+                "outcomes": dict(report.outcomes),
+                "conclusions": [{"ending": e, "entry": c, "count": n} for (e, c), n in sorted(
+                    report.conclusions.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))],
+                "never_visited": report.never_visited, "decisions": report.decisions,
+            }
+            texts.append(render_play(report, storybook=storybook.id, seed=options.seed, goal=options.goal,
+                                     per_round=options.encounters_per_round, entries=len(analysis.graph.entries)))
+        data["storybooks"].append(record)
+    text = json.dumps(data, indent=2, ensure_ascii=True) if options.fmt == "json" else "\n\n".join(texts)
+    return OddsResult(text + "\n", data, 0)
+
+
+def _sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:
+    start = analysis.graph.context.sentience
+    if start is None:
+        values = {c: 1 for c in COLOURS}
+        source = f"wanderer '{analysis.graph.storybook.wanderer}' not found, so 1 each"
+    else:
+        values = {c: int(start.get(c, 0)) for c in COLOURS}
+        source = "the wanderer's starting values"
+    if given:
+        values.update(given)
+        source += ", changed by --sentience"
+    return values, source

@@ -1,0 +1,92 @@
+"""Manifest lookups shared by the rulebook rules: components by id, and counted documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.diagnostics import Location
+from dmtool.loading import SourceDocument
+from dmtool.validation.corpus import Corpus
+from dmtool.validation.schema_errors import did_you_mean
+
+Parts = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One line or part of a manifest, with where it sits in the manifest file."""
+
+    id: str
+    name: str
+    count: int
+    parts: Parts
+    line_id: str  # the line itself, or the line a part belongs to
+    part_ids: tuple[str, ...] = ()
+
+
+@dataclass
+class ManifestIndex:
+    """Every manifest of the corpus, its components by id."""
+
+    documents: dict[str, SourceDocument] = field(default_factory=dict)
+    components: dict[str, dict[str, Component]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> ManifestIndex:
+        index = cls()
+        for document in corpus.of_kind("manifest"):
+            manifest_id = document.data["id"]
+            if manifest_id in index.documents:
+                continue  # a duplicate id is DM201's business
+            index.documents[manifest_id] = document
+            index.components[manifest_id] = dict(_components(document.data))
+        return index
+
+    def find(self, manifest_id: str, component_id: str) -> Component | None:
+        return self.components.get(manifest_id, {}).get(component_id)
+
+    def has(self, manifest_id: str) -> bool:
+        return manifest_id in self.documents
+
+    def hint(self, manifest_id: str, component_id: str) -> str | None:
+        return did_you_mean(component_id, self.components.get(manifest_id, {}))
+
+    def location(self, manifest_id: str, component: Component) -> Location:
+        return self.documents[manifest_id].locate(component.parts)
+
+
+def _components(data: dict[str, Any]) -> Iterator[tuple[str, Component]]:
+    for n, line in enumerate(data.get("components", [])):
+        parts = line.get("parts", [])
+        part_ids = tuple(p["id"] for p in parts)
+        yield line["id"], Component(line["id"], line["name"], line["count"], ("components", n),
+                                    line["id"], part_ids)
+        for m, part in enumerate(parts):
+            yield part["id"], Component(part["id"], part["name"], part["count"],
+                                        ("components", n, "parts", m), line["id"])
+
+
+def counted(corpus: Corpus, counts: dict[str, Any]) -> list[tuple[SourceDocument, int]]:
+    """The documents a manifest `counts` filter matches, each with how many cards it stands for."""
+    found: list[tuple[SourceDocument, int]] = []
+    items_key = counts.get("items")
+    for document in corpus.of_kind(counts["kind"]):
+        data = document.data
+        if not _matches(data, counts):
+            continue
+        if items_key is not None:
+            items = data.get(items_key)
+            amount = len(items) if isinstance(items, list) else 0
+        else:
+            copies = data.get("copies", 1)
+            amount = copies if isinstance(copies, int) else 1
+        found.append((document, amount))
+    return found
+
+
+def _matches(data: dict[str, Any], counts: dict[str, Any]) -> bool:
+    wanted = {k: counts[k] for k in ("wanderer", "expansion") if k in counts}
+    wanted.update(counts.get("where", {}))
+    return all(data.get(key) == value for key, value in wanted.items())

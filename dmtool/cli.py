@@ -74,6 +74,33 @@ def explain(code: str | None, show_all: bool) -> None:
     click.echo(text)
 
 
+@cli.command(name="test", epilog="Examples:\n\n  dmtool test\n\n  dmtool test tests/scenarios/r22-attack-breaks-rift.yaml --explain\n\n  dmtool test -k 'R24 and not coda' --coverage")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("-k", "keyword", metavar="EXPRESSION", default=None,
+              help="Run only fixtures whose id, title, path or rule ids match; words combine "
+              "with and, or, not and parentheses. Example: -k 'R30 or trapped'")
+@click.option("--explain", is_flag=True,
+              help="Print every fixture's event log after the run. Example: dmtool test --explain")
+@click.option("--coverage", is_flag=True,
+              help="List the rule ids of the checklist that no fixture names. "
+              "Example: dmtool test --coverage")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format (default text). Example: --format json > results.json")
+def test_command(paths: tuple[Path, ...], keyword: str | None, explain: bool, coverage: bool,
+                 fmt: str) -> None:
+    """Run scenario fixtures through the reference rules engine.
+
+    PATHS are fixture files or folders (default: tests/scenarios). Exit code 0 when every
+    fixture passed or was skipped, 1 when any failed, 2 for a usage or internal error.
+    """
+    from dmtool.scenarios.commands import DEFAULT_PATHS, ScenarioOptions, run_tests
+
+    options = ScenarioOptions(paths=paths or DEFAULT_PATHS, keyword=keyword, explain=explain,
+                              coverage=coverage, format=fmt)
+    outcome = run_tests(options, emit=lambda text: click.echo(text, nl=False))
+    sys.exit(outcome.exit_code)
+
+
 def main() -> None:
     """Console entry point: user errors without tracebacks (exit 2)."""
     try:

@@ -2,7 +2,8 @@
 
 A folder is named after the code it demonstrates (`DM202` or `DM202-some-detail`); its
 `expected.txt` lists every diagnostic `dmtool check .` must report, run from inside the
-folder, as `path:line:col: severity CODE` lines. Every catalogue code needs such a folder.
+folder, as `path:line:col: severity CODE` lines; a `command.txt` (e.g. `dmtool test`) runs
+another command instead. Every catalogue code needs such a folder.
 """
 
 from __future__ import annotations
@@ -26,14 +27,27 @@ def _expected(case: Path) -> list[str]:
     return sorted(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
+def _command(case: Path) -> list[str]:
+    """`dmtool check .` unless the case's command.txt names another command (e.g. `dmtool test`)."""
+    command_file = case / "command.txt"
+    words = command_file.read_text(encoding="utf-8").split() if command_file.is_file() else []
+    return (words[1:] if words[:1] == ["dmtool"] else words) or ["check"]
+
+
+def _diagnostics(report: dict) -> list[dict]:  # type: ignore[type-arg]
+    if "diagnostics" in report:
+        return report["diagnostics"]
+    return [d for result in report.get("results", []) for d in result.get("diagnostics", [])]
+
+
 def _actual(case: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.chdir(case)
-    result = CliRunner().invoke(cli, ["check", ".", "--format", "json"])
+    result = CliRunner().invoke(cli, [*_command(case), ".", "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     report = json.loads(result.stdout)
     return sorted(
         f"{d['path']}:{d['line']}:{d['column']}: {d['severity']} {d['code']}"
-        for d in report["diagnostics"]
+        for d in _diagnostics(report)
     )
 
 

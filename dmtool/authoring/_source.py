@@ -9,7 +9,7 @@ source line and re-attached to whichever output line carries that source line.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,8 @@ _REFUSED_TOKENS = {
     "DirectiveToken": "directives (%YAML)",
 }
 BLOCK_STYLES = ("|", ">")
+# libyaml counts these as line breaks too, so its line numbers would not match ours.
+_OTHER_BREAKS = ("\x85", "\u2028", "\u2029")
 
 
 class SourceError(Exception):
@@ -95,6 +97,9 @@ class Source:
 
 def parse(text: str) -> Source:
     """Parse `text` (already vetted by dmtool's loader) into a `Source`."""
+    if any(ch in text for ch in _OTHER_BREAKS):
+        raise SourceError("the file contains Unicode line or paragraph separators (U+0085, "
+                          "U+2028 or U+2029); write them as escapes in double quotes")
     lines = text.split("\n")
     tokens = _tokens(text)
     for token in tokens:
@@ -275,7 +280,10 @@ def _own_dashes(node: SequenceNode, dashes: list[tuple[int, int]]) -> list[tuple
         return None
     start = (node.start_mark.line, node.start_mark.column)
     end = (node.end_mark.line, node.end_mark.column)
-    own = [d for d in dashes if start <= d < end and d[1] == start[1]]
+    own = []
+    for dash in dashes[bisect_left(dashes, start):bisect_left(dashes, end)]:
+        if dash[1] == start[1]:
+            own.append(dash)
     if len(own) != len(node.value):
         raise SourceError("a block list's dashes could not be matched to its items")
     return own
@@ -315,12 +323,15 @@ def _assign_run(
         source.header.extend(_text(lines, n, gap) for n in run)
         return
     keep = set(map(id, _ancestors(after))) if after is not None else set()
-    closing = [c for c in _ancestors(before) if id(c) not in keep]
-    owners: list[list[str]] = [c.trailing for c in closing]
+    # A flow collection's closing bracket ends it, so only comments before that are its own.
+    closing = [c for c in _ancestors(before) if id(c) not in keep
+               and (not c.node.flow_style or (c.node.end_mark.line, 0) > (run[0], 0))]
+    # What closes the root closes the document.
+    owners = [c.trailing if c.parent_item is not None else source.trailer for c in closing]
     if after is not None:
         owners.append(after.leading)
-    else:
-        owners[-1] = source.trailer  # what closes the root closes the document
+    elif not closing or closing[-1].parent_item is not None:
+        owners.append(source.trailer)
     position = 0
     pending: list[str] = []
     for number in run:

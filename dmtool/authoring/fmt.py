@@ -38,7 +38,7 @@ from typing import Any
 from ruamel.yaml.error import YAMLError
 
 from dmtool.authoring._emit import emit
-from dmtool.authoring._source import SourceError, parse
+from dmtool.authoring._source import Source, SourceError, parse
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.loading import load_text
 
@@ -56,24 +56,28 @@ def format_text(text: str, *, order: KeyOrder, width: int = WIDTH, verify: bool 
     if not text.endswith("\n"):  # as dmtool's loader does: a last line of blanks is content
         text += "\n"
     try:
-        result = emit(parse(text), order, width=width)
+        source = parse(text)
+        result = emit(source, order, width=width)
         if verify:
-            _verify(text, result, order=order, width=width)
+            _verify(source, result, order=order, width=width)
     except SourceError as exc:
         raise FormatError(str(exc)) from exc
-    except YAMLError as exc:  # dmtool's libyaml loader accepts a few things ruamel does not
+    except YAMLError as exc:  # normally caught earlier by dmtool's loader
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise FormatError(f"the formatter's YAML parser cannot read this file ({problem})") from exc
     return result
 
 
-def _verify(before: str, after: str, *, order: KeyOrder, width: int) -> None:
-    if not _same(_load(before), _load(after)):
+def _verify(before: Source, after: str, *, order: KeyOrder, width: int) -> None:
+    original = _load(before.text)
+    if original is _UNLOADABLE:
+        raise FormatError("dmtool cannot load this file; run 'dmtool check' on it first")
+    if not _same(original, _load(after)):
         raise FormatError("formatting would change the data (a dmtool bug; please report it)")
-    if _comments(before) != _comments(after):
+    reparsed = parse(after)
+    if comments(before) != comments(reparsed):
         raise FormatError("formatting would lose a comment (a dmtool bug; please report it)")
-    again = format_text(after, order=order, width=width, verify=False)
-    if again != after:
+    if emit(reparsed, order, width=width) != after:
         raise FormatError("formatting is not stable on this file (a dmtool bug; please report it)")
 
 
@@ -97,9 +101,8 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _comments(text: str) -> Counter[str]:
-    """Every comment fragment of a file (as found by the formatter's own scanner)."""
-    source = parse(text)
+def comments(source: Source) -> Counter[str]:
+    """Every comment fragment of a parsed file (as found by the formatter's own scanner)."""
     found: Counter[str] = Counter()
     every = [*source.header, *source.trailer, *source.eol.values()]
     for coll in source.colls.values():

@@ -37,6 +37,7 @@ class KeyOrder:
 
     def __init__(self, schema_dir: Path) -> None:
         self._schemas = SchemaSet(schema_dir)
+        self._expanded: dict[tuple[str, int], Cursor] = {}
 
     def root(self, data_kind: object) -> Cursor:
         try:
@@ -95,6 +96,13 @@ class KeyOrder:
         return [(b, s) for _, _, b, s in sorted(scored, key=lambda t: (-t[0], t[1]))]
 
     def _expand(self, base: str, schema: dict[str, Any]) -> Cursor:
+        # Schemas live as long as this object, so their ids are stable cache keys.
+        cached = self._expanded.get((base, id(schema)))
+        if cached is None:
+            cached = self._expanded[(base, id(schema))] = self._expand_uncached(base, schema)
+        return cached
+
+    def _expand_uncached(self, base: str, schema: dict[str, Any]) -> Cursor:
         out: list[tuple[str, dict[str, Any]]] = []
         pending = [(base, schema)]
         while pending and len(out) < _MAX_EXPANSION:

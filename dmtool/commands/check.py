@@ -49,7 +49,9 @@ def run(request: CheckRequest) -> int:
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
     with _progress_bar() as progress:
         report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
-                                        ignore=frozenset(config.ignore), progress=progress))
+                                        ignore=frozenset(config.ignore), progress=progress,
+                                        max_file_size=config.max_file_size,
+                                        excluded=config.is_excluded if config.exclude else None))
     text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:
         from dmtool.util.atomic import write_text_atomic

@@ -7,12 +7,14 @@ from dmtool.engine.catalog import Catalog
 from dmtool.engine.dice import ScriptedDice, ScriptError, SeededDice
 from dmtool.engine.engine import Applied, Rejected, apply, is_legal, legal_actions
 from dmtool.engine.errors import REJECTIONS, EngineFault, Reject
+from dmtool.engine.game import Game
 from dmtool.engine.policy import DefaultPolicy, InteractivePolicy, Question, RandomPolicy
 from dmtool.engine.policy import ScriptedPolicy
 from dmtool.engine.state import GameState, Monster, Wanderer
 
 __all__ = [
-    "REJECTIONS", "Action", "Applied", "Catalog", "DefaultPolicy", "EngineFault", "GameState",
+    "REJECTIONS", "Action", "Applied", "Catalog", "DefaultPolicy", "EngineFault", "Game",
+    "GameState",
     "InteractivePolicy", "Monster", "Question", "RandomPolicy", "Reject", "Rejected",
     "ScriptError", "ScriptedDice", "ScriptedPolicy", "SeededDice", "Wanderer", "apply",
     "is_legal", "legal_actions", "parse_action",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -135,9 +136,11 @@ def _trade(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: boo
         raise Reject("no_partner", f"{args.get('with')} is not another living wanderer in "
                      f"{w.id}'s space.")
     give, take = list(args.get("give", [])), list(args.get("take", []))
-    for card, holder in [(c, w) for c in give] + [(c, other) for c in take]:
-        if card not in holder.domain_cards:
-            raise Reject("card_not_held", f"{holder.id} does not hold the domain card '{card}'.")
+    for cards, holder in ((give, w), (take, other)):
+        short = Counter(cards) - Counter(holder.domain_cards)
+        if short:
+            raise Reject("card_not_held", f"{holder.id} does not hold the domain card "
+                         f"'{next(iter(short))}' (as many times as listed).")
     return Plan("trade", 0, data={"with": other.id, "give": give, "take": take})
 
 

@@ -49,7 +49,8 @@ class Action:
 def parse_action(data: Any) -> Action:
     """An Action from a mapping such as {wanderer: mara, move: {to: 5}}."""
     if not isinstance(data, dict):
-        raise Reject("bad_action", "An action is a mapping such as {wanderer: mara, move: {to: 5}}.")
+        raise Reject("bad_action",
+                     "An action is a mapping such as {wanderer: mara, move: {to: 5}}.")
     kinds = [k for k in data if k not in ("wanderer", "pay")]
     if len(kinds) != 1 or kinds[0] not in ACTION_KINDS:
         raise Reject("bad_action", f"An action names exactly one of {', '.join(ACTION_KINDS)}; "
@@ -171,6 +172,7 @@ def parse_rift(value: Any, rifts: list[Domain]) -> Domain:
 def range_cost(state: GameState, catalog: Catalog, w: Wanderer, shard: int) -> int:
     d = catalog.board.distance(w.shard or 0, shard) if w.shard else None
     if d is None or d > MAX_RANGE:
-        raise Reject("too_far", f"The target is {d if d is not None else 'not'} reachable "
-                     f"within {MAX_RANGE} spaces of {w.id}.")
+        away = f"{d} spaces" if d is not None else "not joined by any path"
+        raise Reject("too_far", f"The target is {away} from {w.id}; the range is at most "
+                     f"{MAX_RANGE}.")
     return d

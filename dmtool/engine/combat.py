@@ -37,7 +37,8 @@ def kill_monster(ctx: Ctx, m: Monster, *, by: str | None) -> None:
     state = ctx.state
     card = ctx.catalog.monster(m.id)
     del state.monsters[m.id]
-    state.killed.append(m.id)
+    if m.id not in state.killed:  # the history of kills, for monster_killed conditions
+        state.killed.append(m.id)
     ctx.emit("monster_killed", monster=m.id, kind=m.kind, by=by)
     if m.kind == "abomination":
         state.abomination_killed = True
@@ -55,7 +56,7 @@ def attack(ctx: Ctx, w: Wanderer, m: Monster, rift: Domain) -> None:
     matching stored domains and domain cards add 1 each; a rift breaks only on a wound."""
     colour, kind = rift
     pool = start_pool(ctx, w, "attack", {colour: w.dice(colour)}, "attack test")
-    help_loop(ctx, w, pool, rolled=frozenset({colour}))
+    help_loop(ctx, w, pool)
 
     def matches(d: Domain) -> bool:
         return d[0] == colour and (d[1] == kind or d[1] == "sphere")

@@ -45,6 +45,7 @@ class Ctx:
     frame: Frame = field(default_factory=lambda: Frame("effect"))
     who: str | None = None  # the resolving wanderer
     monster: str | None = None  # the acting monster
+    outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in
 
     def emit(self, event: str, **data: Any) -> None:
         self.events.append({"event": event, **data})
@@ -107,11 +108,21 @@ class Ctx:
         finally:
             self.who, self.monster = saved
 
+    def encounter_of(self, wanderer: str) -> Frame | None:
+        """The innermost encounter this wanderer is resolving, if any (even when a monster
+        activation or another frame runs inside it)."""
+        for frame in (self.frame, *reversed(self.outer)):
+            if frame.kind == "encounter" and frame.wanderer == wanderer:
+                return frame
+        return None
+
     @contextmanager
     def in_frame(self, frame: Frame) -> Iterator[Frame]:
         saved = self.frame
+        self.outer.append(saved)
         self.frame = frame
         try:
             yield frame
         finally:
             self.frame = saved
+            self.outer.pop()

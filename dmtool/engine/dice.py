@@ -28,7 +28,8 @@ class ScriptError(Exception):
 class DiceSource(Protocol):
     """Where randomness comes from. Methods may advance `state.rng` (the state is a clone)."""
 
-    def d6(self, state: GameState, who: str, counts: dict[str, int], why: str) -> dict[str, list[str]]:
+    def d6(self, state: GameState, who: str, counts: dict[str, int],
+           why: str) -> dict[str, list[str]]:
         """Roll sentience dice: counts by colour -> faces by colour (same colours, same counts)."""
         ...
 
@@ -44,7 +45,8 @@ class DiceSource(Protocol):
 class SeededDice:
     """Dice drawn from the splitmix64 generator whose state is `state.rng`."""
 
-    def d6(self, state: GameState, who: str, counts: dict[str, int], why: str) -> dict[str, list[str]]:
+    def d6(self, state: GameState, who: str, counts: dict[str, int],
+           why: str) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for colour in COLOURS:
             faces: list[str] = []
@@ -110,8 +112,11 @@ class ScriptedDice:
         self.cursor += 1
         return entry
 
-    def d6(self, state: GameState, who: str, counts: dict[str, int], why: str) -> dict[str, list[str]]:
+    def d6(self, state: GameState, who: str, counts: dict[str, int],
+           why: str) -> dict[str, list[str]]:
         wanted = {c: n for c, n in counts.items() if n}
+        if not wanted:
+            return {}  # rolling no dice needs no script entry
         what = f"a roll of {_describe(wanted)} for {who} ({why})"
         entry = self._next(what)
         body = entry.data.get(who)

@@ -13,11 +13,13 @@ REJECTIONS: dict[str, str] = {
     "not_your_turn": "Another character is the active character.",
     "trapped": "A trapped wanderer can only take the action the trap allows.",
     "not_enough_capacity": "The wanderer cannot pay the action's mental capacity.",
-    "bad_brain_payment": "Brain domains of that colour cannot pay for this action, or are not stored.",
+    "bad_brain_payment": "Brain domains of that colour cannot pay for this action, or none "
+                         "is stored.",
     "too_far": "The destination or target is more than 3 spaces away.",
     "no_path": "The route does not follow the board's paths.",
     "bad_move": "A move goes at least one space.",
-    "abomination_not_attackable": "The abomination can only be harmed by confrontations and effects.",
+    "abomination_not_attackable": "The abomination is harmed only by confrontations and "
+                                  "effects.",
     "no_such_rift": "The monster has no such domain rift.",
     "void_shard": "A void token blocks encounter, domain and search actions on this shard.",
     "encounter_completed": "This shard's encounter has already been completed.",

@@ -51,7 +51,7 @@ def take_damage(ctx: Ctx, w: Wanderer, colour: str, amount: int, *, source: str)
     if ctx.answer("defend", f"{w.id} may take a {colour} defense test against {amount} "
                   "damage", (True, False), default=False):
         pool = start_pool(ctx, w, "defense", {colour: w.dice(colour)}, "defense test")
-        help_loop(ctx, w, pool, rolled=frozenset({colour}))
+        help_loop(ctx, w, pool)
         prevented = sum(1 for c, f in pool.dice if c == colour and f in ("eye", "sphere"))
         if prevented < amount:
             extra = offer_spending(ctx, w, pool, useful=lambda d: d[0] == colour and d[1] in (
@@ -147,9 +147,10 @@ def die(ctx: Ctx, w: Wanderer) -> None:
     state = ctx.state
     w.alive = False
     ctx.emit("died", wanderer=w.id, shard=w.shard)
-    if (ctx.frame.kind == "encounter" and ctx.frame.wanderer == w.id
-            and ctx.frame.death_depth is None):
-        ctx.frame.death_depth = ctx.frame.depth
+    inside = ctx.encounter_of(w.id)
+    if inside is not None and inside.death_depth is None:
+        # The block being read in that encounter finishes; then the encounter ends.
+        inside.death_depth = max(inside.depth, 1)
     withered = w.conditions.get(WITHERED, 0) + 1
     w.conditions[WITHERED] = withered
     if state.condition_decks.get(WITHERED, 0) > 0:

@@ -49,8 +49,6 @@ def spawn_monster(ctx: Ctx, card: str, *, shard: Any = "random", level: int | No
     mc = max_mc if level is None else min(level, max_mc)
     m = Monster(card, defn["kind"], number, defn["max_health"], max_mc, mc)
     state.monsters[card] = m
-    if card in state.killed and defn["kind"] != "abomination":
-        state.killed.remove(card)
     ctx.emit("spawned", monster=card, kind=m.kind, shard=number, mental_capacity=mc, why=why)
     if m.kind != "abomination":
         roll_rifts(ctx, m, "domain rifts")

@@ -145,7 +145,7 @@ def _refresh(ctx: Ctx, action: Action) -> None:
     for name, fn in REFRESH_STEPS:
         if ctx.halted:
             return
-        ctx.emit("refresh_step", step=name)
+        ctx.emit("refresh_step", name=name)
         fn(ctx)
 
 
@@ -174,7 +174,7 @@ def respawn(ctx: Ctx, w: Any) -> None:
     from dmtool.engine.constants import COLOURS
 
     pool = start_pool(ctx, w, "respawn", {c: w.dice(c) for c in COLOURS}, "respawn")
-    help_loop(ctx, w, pool, rolled=frozenset(COLOURS))
+    help_loop(ctx, w, pool)
     skulls = sum(1 for _, f in pool.dice if f == "skull")
     healed = min(w.wounds, 3 + skulls)
     w.wounds -= healed

@@ -67,7 +67,7 @@ def devour_reduction(ctx: Ctx, w: Wanderer, counts: dict[str, int]) -> dict[str,
     return counts
 
 
-def help_loop(ctx: Ctx, w: Wanderer, pool: Pool, *, rolled: frozenset[str]) -> None:
+def help_loop(ctx: Ctx, w: Wanderer, pool: Pool) -> None:
     """Offer the helps the rules allow after a roll until the players decline.
 
     hand: spend a hand (or sphere) domain of a colour to reroll some of that colour's dice;
@@ -76,7 +76,7 @@ def help_loop(ctx: Ctx, w: Wanderer, pool: Pool, *, rolled: frozenset[str]) -> N
     coda: in a confrontation, one unexhausted coda adds its back's dice and is exhausted.
     """
     while not ctx.halted:
-        offers = _offers(ctx, w, pool, rolled)
+        offers = _offers(ctx, w, pool)
         if not offers:
             return
         key, answer = ctx.ask(tuple(offers), f"{w.id} may improve the {pool.kind} roll",
@@ -86,7 +86,7 @@ def help_loop(ctx: Ctx, w: Wanderer, pool: Pool, *, rolled: frozenset[str]) -> N
         _apply_help(ctx, w, pool, key, answer)
 
 
-def _offers(ctx: Ctx, w: Wanderer, pool: Pool, rolled: frozenset[str]) -> list[str]:
+def _offers(ctx: Ctx, w: Wanderer, pool: Pool) -> list[str]:
     offers: list[str] = []
     if pool.kind != "respawn" and any(can_use(w, c, "hand") and pool.faces(c) for c in COLOURS):
         offers.append("reroll")
@@ -251,7 +251,7 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
     offer help, then stored domains and domain cards; pass if every requirement is met."""
     colours = COLOURS if every_colour else tuple(c for c in COLOURS if any(c == n[0] for n in need))
     pool = start_pool(ctx, w, kind, {c: w.dice(c) for c in colours}, why)
-    help_loop(ctx, w, pool, rolled=frozenset(colours))
+    help_loop(ctx, w, pool)
     gap = missing(pool.dice, need)
     if gap and not ctx.halted:
         offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=lambda d: any(

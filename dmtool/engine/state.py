@@ -17,8 +17,10 @@ from dmtool.engine.constants import (
 )
 
 
-def _domains_dict(domains: dict[Domain, int]) -> dict[str, list[str]]:
-    return domains_to_mapping(d for d, n in domains.items() for _ in range(n))
+def _domains_list(domains: dict[Domain, int]) -> list[str]:
+    """Stored domains as sorted 'colour type' texts (a list, so expectations compare exactly)."""
+    mapping = domains_to_mapping(d for d, n in domains.items() for _ in range(n))
+    return [f"{colour} {kind}" for colour, kinds in mapping.items() for kind in kinds]
 
 
 @dataclass(slots=True)
@@ -88,7 +90,7 @@ class Wanderer:
             "existence": self.existence,
             "shard": self.shard,
             "alive": self.alive,
-            "domains": _domains_dict(self.domains),
+            "domains": _domains_list(self.domains),
             "domain_cards": list(self.domain_cards),
             "charges": dict(self.charges),
             "domain_card_limit": self.domain_card_limit,
@@ -107,9 +109,11 @@ class Wanderer:
     @classmethod
     def from_dict(cls, wid: str, d: dict[str, Any]) -> Wanderer:
         domains: dict[Domain, int] = {}
-        for colour, kinds in d.get("domains", {}).items():
-            for kind in kinds:
-                domains[(colour, kind)] = domains.get((colour, kind), 0) + 1
+        raw = d.get("domains", {})
+        listed = (parse_domain(t) for t in raw) if isinstance(raw, list) else (
+            (c, k) for c, kinds in raw.items() for k in kinds)
+        for domain in listed:
+            domains[domain] = domains.get(domain, 0) + 1
         return cls(
             wid, dict(d["sentience"]), d["max_health"], d["max_mental_capacity"],
             d["mental_capacity"], d.get("wounds", 0), d.get("existence", 0), d.get("shard"),

@@ -52,6 +52,7 @@ def _walk(root: Path, found: list[Path], problems: list[Diagnostic]) -> None:
     # Each entry: a directory to list and the real paths of the directories above it,
     # which is how a link pointing back up (a loop) is recognised.
     pending: list[tuple[Path, frozenset[str]]] = [(root, frozenset())]
+    walked: set[str] = set()
     while pending:
         directory, above = pending.pop()
         real = os.path.realpath(directory)
@@ -60,6 +61,9 @@ def _walk(root: Path, found: list[Path], problems: list[Diagnostic]) -> None:
                 f"{directory.as_posix()} is a symbolic link back into a directory that "
                 "contains it; dmtool skips it. Remove the link or point it elsewhere.")))
             continue
+        if real in walked:
+            continue  # reached again through another link: its files are already found
+        walked.add(real)
         try:
             with os.scandir(directory) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)

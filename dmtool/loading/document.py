@@ -16,9 +16,12 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.builder import NeedsPositions, build
 from dmtool.loading.positions import PathParts, PositionTree, find_position
-from dmtool.loading.reading import read_text
+from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 
+# Line breaks for YAML 1.1 and libyaml, ordinary characters for YAML 1.2: the parser
+# would fold or split text at them where the spec does not (see DM020).
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
 
@@ -58,10 +61,16 @@ class LoadResult:
     diagnostics: list[Diagnostic]
 
 
-def read_document(path: Path, display: str | None = None) -> LoadResult:
-    """Read one YAML file; never raises for bad content, returns diagnostics instead."""
+def read_document(
+    path: Path, display: str | None = None, *, max_bytes: int | None = None
+) -> LoadResult:
+    """Read one YAML file; never raises for bad content, returns diagnostics instead.
+
+    `max_bytes` overrides the size limit (the max-file-size setting); None keeps
+    reading.MAX_BYTES.
+    """
     shown = display or path.as_posix()
-    text, problems = read_text(path, shown)
+    text, problems = read_text(path, shown, max_bytes=max_bytes or MAX_BYTES)
     if text is None:
         return LoadResult(None, problems)
     return load_text(text, path=path, display=shown)
@@ -69,6 +78,9 @@ def read_document(path: Path, display: str | None = None) -> LoadResult:
 
 def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -> LoadResult:
     """Load already-decoded YAML text as one content document."""
+    odd_break = _ODD_BREAK.search(text)
+    if odd_break:
+        return LoadResult(None, [_odd_break(text, odd_break.start(), display)])
     parsed = _parser_text(text)
     try:
         result = build(parsed, display=display, positions=False)
@@ -89,6 +101,16 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -
     if result.positions is not None:
         document._positions, document._indexed = result.positions, True
     return LoadResult(document, [])
+
+
+def _odd_break(text: str, index: int, display: str) -> Diagnostic:
+    line_start = text.rfind("\n", 0, index) + 1
+    name = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
+    return diagnose(
+        "DM020", Location(display, text.count("\n", 0, index) + 1, index - line_start + 1),
+        f"This invisible character U+{ord(text[index]):04X} ({name[text[index]]}) is a line "
+        "break to dmtool's parser but ordinary text to YAML 1.2, so the file would be read "
+        "differently by different tools. Replace it with a plain line break or a space.")
 
 
 def _parser_text(text: str) -> str:

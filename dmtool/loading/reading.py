@@ -26,9 +26,11 @@ _FOREIGN_BOMS: tuple[tuple[bytes, str], ...] = (
 _UTF8_BOM = "\ufeff"
 
 
-def read_text(path: Path, display: str) -> tuple[str | None, list[Diagnostic]]:
+def read_text(
+    path: Path, display: str, *, max_bytes: int = MAX_BYTES
+) -> tuple[str | None, list[Diagnostic]]:
     """The file's text without a UTF-8 byte order mark, or the reasons it has none."""
-    raw, problem = _read_bytes(path, display)
+    raw, problem = _read_bytes(path, display, max_bytes)
     if problem is not None:
         return None, [problem]
     assert raw is not None
@@ -63,7 +65,9 @@ def decode(raw: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
     return text, []
 
 
-def _read_bytes(path: Path, display: str) -> tuple[bytes | None, Diagnostic | None]:
+def _read_bytes(
+    path: Path, display: str, max_bytes: int
+) -> tuple[bytes | None, Diagnostic | None]:
     where = Location(display, 1, 1)
     try:
         info = path.stat()
@@ -76,25 +80,30 @@ def _read_bytes(path: Path, display: str) -> tuple[bytes | None, Diagnostic | No
         # FIFOs and devices could block or never end: never open them.
         return None, diagnose("DM010", where, f"{display} is not a regular file (it is a "
                               "pipe, socket or device); content must be plain files.")
-    if info.st_size > MAX_BYTES:
-        return None, _too_large(where, info.st_size)
+    if info.st_size > max_bytes:
+        return None, _too_large(where, info.st_size, max_bytes)
     try:
         with path.open("rb") as handle:
             # Read one byte past the limit: the file may have grown since the stat.
-            raw = handle.read(MAX_BYTES + 1)
+            raw = handle.read(max_bytes + 1)
     except OSError as exc:
         return None, diagnose("DM010", where, f"{display} cannot be read: "
                               f"{exc.strerror or exc}. Check its permissions.")
-    if len(raw) > MAX_BYTES:
-        return None, _too_large(where, len(raw))
+    if len(raw) > max_bytes:
+        return None, _too_large(where, len(raw), max_bytes)
     return raw, None
 
 
-def _too_large(where: Location, size: int) -> Diagnostic:
+def _too_large(where: Location, size: int, limit: int) -> Diagnostic:
     return diagnose("DM009", where,
-                    f"The file is {size / 1048576:.1f} MiB, more than the "
-                    f"{MAX_BYTES // 1048576} MiB allowed for one content file. Split it into "
-                    "several files.")
+                    f"The file is {_size(size)}, more than the {_size(limit)} allowed for one "
+                    "content file (setting max-file-size). Split it into several files.")
+
+
+def _size(count: int) -> str:
+    if count >= 1048576:
+        return f"{count / 1048576:.1f} MiB"
+    return f"{count:,} bytes"
 
 
 def stat_failure_message(path: Path, exc: OSError) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
 
@@ -170,8 +170,7 @@ def _ending(raw: Any, parts: Parts) -> Ending | None:
 # The walker
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """A decision on a branch.
 
     kind: pass | fail (a test's outcome), option (a choice's option), then | else (the sides
@@ -190,8 +189,7 @@ class Step:
     negated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Leaf:
+class Leaf(NamedTuple):
     """A plain (non-branching, non-exiting) effect resolved on a branch."""
 
     name: str
@@ -199,8 +197,7 @@ class Leaf:
     parts: Parts
 
 
-@dataclass(frozen=True, slots=True)
-class Exit:
+class Exit(NamedTuple):
     """How a branch ends: goto | end | conclude | fail_stage, or open (it just runs out)."""
 
     kind: str
@@ -212,8 +209,7 @@ class Exit:
         return self.kind in TERMINALS
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
+class Branch(NamedTuple):
     events: tuple[Step | Leaf, ...]
     exit: Exit
 

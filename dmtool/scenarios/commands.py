@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dmtool.diagnostics import Diagnostic
 from dmtool.errors import UsageError
 from dmtool.loading import SourceDocument, discover, read_document
 from dmtool.scenarios import report
-from dmtool.scenarios.checks import check_document
 from dmtool.scenarios.coverage import uncovered
 from dmtool.scenarios.runner import FixtureResult, run_document
 from dmtool.scenarios.select import compile_keyword
@@ -19,7 +19,7 @@ FORMATS = ("text", "json")
 
 
 @dataclass(frozen=True)
-class TestOptions:
+class ScenarioOptions:
     """What `dmtool test` was asked to do."""
 
     paths: tuple[Path, ...] = DEFAULT_PATHS
@@ -30,14 +30,15 @@ class TestOptions:
 
 
 @dataclass
-class TestRun:
+class ScenarioRun:
     results: list[FixtureResult] = field(default_factory=list)
     deselected: int = 0
     uncovered: list[str] | None = None
     exit_code: int = 0
 
 
-def run_tests(options: TestOptions, *, emit: Callable[[str], None] = lambda _: None) -> TestRun:
+def run_tests(options: ScenarioOptions, *,
+              emit: Callable[[str], None] = lambda _: None) -> ScenarioRun:
     """Run the fixtures under `options.paths`; text goes to `emit` (raw, with newlines).
 
     Exit code: 0 when every selected fixture passed (or was skipped), 1 when any failed.
@@ -47,7 +48,7 @@ def run_tests(options: TestOptions, *, emit: Callable[[str], None] = lambda _: N
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}.")
     select = compile_keyword(options.keyword) if options.keyword else None
     documents, problems = _documents(options.paths)
-    run = TestRun()
+    run = ScenarioRun()
     text = options.format == "text"
     selected = []
     for doc in documents:
@@ -77,7 +78,7 @@ def run_tests(options: TestOptions, *, emit: Callable[[str], None] = lambda _: N
     if text:
         _emit_text(run, options, problems, emit)
     else:
-        emit(report.to_json(run.results, uncovered=run.uncovered) + "\n")
+        emit(report.to_json(run.results, uncovered=run.uncovered, problems=problems) + "\n")
     failed = any(r.status in ("failed", "error") for r in run.results)
     run.exit_code = 1 if failed or problems else 0
     return run
@@ -88,7 +89,7 @@ def _all_rules(documents: Sequence[SourceDocument]) -> list[FixtureResult]:
             for d in documents]
 
 
-def _emit_text(run: TestRun, options: TestOptions, problems: list[str],
+def _emit_text(run: ScenarioRun, options: ScenarioOptions, problems: list[str],
                emit: Callable[[str], None]) -> None:
     failures = [r for r in run.results if r.status in ("failed", "error")]
     if failures:
@@ -134,12 +135,19 @@ def _documents(paths: Sequence[Path]) -> tuple[list[SourceDocument], list[str]]:
     return documents, problems
 
 
+def folder_diagnostics(folder: Path) -> list[Diagnostic]:
+    """Every diagnostic of the fixtures in a folder (static checks and runs), with paths
+    shown relative to the folder: what a tests/cases/DM4xx case expects."""
+    found: list[Diagnostic] = []
+    files, _ = discover([folder])
+    for path in files:
+        loaded = read_document(path, path.relative_to(folder).as_posix())
+        found.extend(loaded.diagnostics)
+        if loaded.document is not None and loaded.document.data.get("kind") == "scenario":
+            found.extend(run_one(loaded.document).diagnostics)
+    return sorted(found, key=Diagnostic.sort_key)
+
+
 def run_one(doc: SourceDocument) -> FixtureResult:
-    static = check_document(doc)
-    if any(d.severity.value == "error" for d in static):
-        data = doc.data
-        return FixtureResult(doc.display, str(data.get("id")), data.get("title"),
-                             list(data.get("rules", [])), status="error", diagnostics=static)
-    result = run_document(doc)
-    result.diagnostics[:0] = static
-    return result
+    """Run one loaded fixture: schema, static checks, then the engine."""
+    return run_document(doc)

@@ -37,8 +37,11 @@ def lookup(view: Any, dotted: str) -> tuple[Any, str | None]:
 
 
 def matches(expected: Any, actual: Any) -> bool:
-    """Mappings compare partially (every expected key matches); lists and scalars exactly."""
+    """Mappings compare partially (every expected key matches; {} means empty); lists and
+    scalars exactly."""
     if isinstance(expected, dict):
+        if not expected:  # {} means empty, not "anything"
+            return actual == {}
         return isinstance(actual, dict) and all(
             k in actual and matches(v, actual[k]) for k, v in expected.items())
     if isinstance(expected, list):
@@ -77,8 +80,22 @@ def check_state(view: dict[str, Any], expected: dict[str, Any]) -> list[Mismatch
         if got is MISSING:
             out.append(Mismatch(key, "DM413", _no_path(view, key, failed or key)))
         elif not matches(want, got):
-            out.append(Mismatch(key, "DM409", f"{key}: {diff_text(want, got)}"))
+            lines = [f"{path}: {diff_text(e, a)}" for path, e, a in differences(key, want, got)]
+            out.append(Mismatch(key, "DM409", "\n".join(lines)))
     return out
+
+
+def differences(path: str, expected: Any, actual: Any) -> list[tuple[str, Any, Any]]:
+    """The innermost paths where a partial mapping expectation differs from the state."""
+    if isinstance(expected, dict) and expected and isinstance(actual, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for k, v in expected.items():
+            if k not in actual:
+                out.append((f"{path}.{k}", v, "<missing>"))
+            elif not matches(v, actual[k]):
+                out.extend(differences(f"{path}.{k}", v, actual[k]))
+        return out
+    return [(path, expected, actual)]
 
 
 def _no_path(view: dict[str, Any], key: str, failed: str) -> str:
@@ -88,7 +105,8 @@ def _no_path(view: dict[str, Any], key: str, failed: str) -> str:
     close = difflib.get_close_matches(last, options, n=1)
     hint = f" Did you mean '{(parent_path + '.' if parent_path else '') + close[0]}'?" if close \
         else (f" It has: {', '.join(options[:12])}." if options else "")
-    return f"The state has no value at '{failed}' (in '{key}').{hint}"
+    inside = f" (in '{key}')" if failed != key else ""
+    return f"The state has no value at '{failed}'{inside}.{hint}"
 
 
 def check_events(log: list[dict[str, Any]], expected: dict[str, Any]) -> list[Mismatch]:

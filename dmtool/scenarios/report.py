@@ -56,9 +56,11 @@ def summary_line(results: list[FixtureResult]) -> str:
     return line + (f", {skipped} skipped" if skipped else "")
 
 
-def to_json(results: list[FixtureResult], *, uncovered: list[str] | None) -> str:
+def to_json(results: list[FixtureResult], *, uncovered: list[str] | None,
+            problems: list[str] | None = None) -> str:
     return json.dumps({
         "summary": summary_line(results),
+        "problems": problems or [],
         "results": [{
             "id": r.id, "path": r.path, "status": r.status, "rules": r.rules,
             "skip_reason": r.skip_reason,

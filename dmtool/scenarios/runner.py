@@ -88,6 +88,7 @@ def run_document(doc: SourceDocument) -> FixtureResult:
     run = _Run(doc, result)
     try:
         _schema(run, data)
+        _static(run)
         if data.get("skip"):
             result.status = "skipped"
             result.skip_reason = str(data["skip"])
@@ -102,8 +103,9 @@ def run_document(doc: SourceDocument) -> FixtureResult:
         _expect(run, data.get("expect", {}), ("expect",))
     except _Stop:
         pass
-    if result.status == "failed" and any(d.code in ("DM401", "DM414", "DM421")
+    if result.status == "failed" and any(d.code in ("DM401", "DM402", "DM414", "DM421", "DM422")
                                          for d in result.diagnostics):
+        # the fixture itself is broken: it could not run at all
         result.status = "error"
     if run.state is not None:
         result.final_state = run.state.to_dict()
@@ -111,14 +113,26 @@ def run_document(doc: SourceDocument) -> FixtureResult:
 
 
 def _schema(run: _Run, data: dict[str, Any]) -> None:
+    """The same schema diagnostics `dmtool check` gives (DM1xx); a fixture that does not fit
+    its schema is not run."""
+    from dmtool.validation.schema_errors import schema_diagnostics
     from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
     validator = SchemaSet(default_schema_dir()).validator("scenario")
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    for error in errors[:5]:
-        run.fail("DM401", tuple(error.absolute_path), f"The fixture does not match the scenario "
-                 f"schema: {error.message}.")
-    if errors:
+    found = schema_diagnostics(run.doc, validator.iter_errors(data))
+    run.result.diagnostics.extend(found)
+    if any(d.severity.value == "error" for d in found):
+        run.result.status = "error"
+        raise _Stop
+
+
+def _static(run: _Run) -> None:
+    from dmtool.scenarios.checks import check_document
+
+    found = check_document(run.doc)
+    run.result.diagnostics.extend(found)
+    if any(d.severity.value == "error" for d in found):
+        run.result.status = "failed"
         raise _Stop
 
 

@@ -14,7 +14,7 @@ from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
 from dmtool.storygraph.conditions import Facts, describe, evaluate
-from dmtool.storygraph.context import StoryContext
+from dmtool.storygraph.context import Source, StoryContext
 from dmtool.storygraph.local import local_findings, where
 from dmtool.storygraph.reach import Solution, components, open_arcs, solve, traps
 from dmtool.storygraph.scores import INF, ScoreAnalysis, analyse_scores
@@ -97,7 +97,9 @@ def _why_not(graph: StoryGraph, target: int, reached: frozenset[Node], facts: Fa
     sources = sorted({n for n, _ in preds.get(target, ())}, key=str)
     if sources:
         names = ", ".join(node_name(n) for n in sources[:3])
-        return f"only {names} lead{'s' if len(sources) == 1 else ''} to it, and {'it is' if len(sources) == 1 else 'they are'} not reachable either"
+        if len(sources) == 1:
+            return f"only {names} leads to it, and it is not reachable either"
+        return f"only {names} lead to it, and they are not reachable either"
     return "no root and no entry leads to it"
 
 
@@ -106,16 +108,25 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     storybook, facts = graph.storybook, solution.facts
     preds = _predecessors(graph)
     conclusions = {c.entry for e in storybook.endings.values() for c in e.conclusions}
-    yield from _unreachable(graph, solution, preds, conclusions)
+    orphans = list(_orphan_cards(analysis))
+    # An orphan card's entry is unreachable because of the card (DM308), said once there.
+    explained = conclusions | {card.entry for card in orphans}
+    yield from _unreachable(graph, solution, preds, explained)
     scored = {e for n in solution.stage for a in open_arcs(graph, n, facts)
               for e, g in zip(ENDINGS, a.gain) if g > 0}
+    # Without any root of the wanderer stage, the stage is not written yet: saying that no
+    # ending can be entered would be true and useless.
+    staged = any(r.kind != "setup" for r in graph.stage_roots)
     for letter, ending in storybook.endings.items():
-        if letter not in scored:
+        if staged and letter not in scored:
             yield diagnose("DM304", where(storybook, ending.parts + ("ending",)),
                            f"no branch the wanderer stage can reach gives ending {letter} points, so "
                            f"it can never be entered; award it points with {{score: {{{letter}: 1}}}}")
-        elif letter in analysis.scores.certificates:
+        elif staged and letter in analysis.scores.certificates:
             yield _certificate(analysis, letter)
+        start = storybook.entries.get(ending.start) if ending.start is not None else None
+        if start is None or start.kind != "finale":
+            continue  # the start is reported (DM301, DM311); its conclusions follow from it
         for conclusion in ending.conclusions:
             number = conclusion.entry
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
@@ -133,7 +144,12 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
                        f"add a way out such as {{end: encounter}}",
                        related=tuple(where(storybook, storybook.entries[n].parts + ("entry",))
                                      for n in trap[1:]))
-    yield from _orphans(analysis)
+    for card in orphans:
+        yield diagnose("DM308", card.where or card.location,
+                       f"encounter card '{card.card_id}' has no spawning condition and no reachable "
+                       f"branch spawns it, so entry {card.entry} is never read through it; add a "
+                       f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere")
+    yield from _orphan_codas(analysis)
 
 
 def _unreachable(graph: StoryGraph, solution: Solution, preds: dict[Node, list[tuple[Node, Arc]]],
@@ -181,8 +197,11 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
     storybook = analysis.graph.storybook
     cert = analysis.scores.certificates[loser]
     most = cert.loser_max
-    amount = ("can gain points without limit (a loop repeats)" if most == INF
-              else f"can reach at most {int(most)} point{'s' if most != 1 else ''} in a game that reads each encounter once")
+    if most == INF:
+        amount = "can gain points without limit (a loop repeats)"
+    else:
+        points = f"{int(most)} point{'s' if most != 1 else ''}"
+        amount = f"can reach at most {points} in a game that reads each encounter once"
     return diagnose(
         "DM306", where(storybook, storybook.endings[loser].parts + ("ending",)),
         f"ending {loser} can never have the highest score: it {amount}, but ending {cert.winner} "
@@ -191,22 +210,22 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
     )
 
 
-def _orphans(analysis: Analysis) -> Iterator[Diagnostic]:
+def _orphan_cards(analysis: Analysis) -> Iterator[Source]:
     graph, solution = analysis.graph, analysis.solution
-    context = graph.context
     spawned: set[str] = set()
     for node in solution.reached:
         for arc in open_arcs(graph, node, solution.facts):
             for leaf in arc.branch.leaves:
                 if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
                     spawned.add(leaf.value.get("card"))
-    for card in context.cards + context.finale:
-        if not card.spawned and card.card_id not in spawned:
-            yield diagnose("DM308", card.where or card.location,
-                           f"encounter card '{card.card_id}' has no spawning condition and no reachable "
-                           f"branch spawns it, so entry {card.entry} is never read through it; add a "
-                           f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere")
-    for coda, location in context.codas.items():
+    for card in graph.context.cards + graph.context.finale:
+        if card.card_id is not None and not card.spawned and card.card_id not in spawned:
+            yield card
+
+
+def _orphan_codas(analysis: Analysis) -> Iterator[Diagnostic]:
+    graph, solution = analysis.graph, analysis.solution
+    for coda, location in graph.context.codas.items():
         if coda not in solution.facts.codas:
             yield diagnose("DM309", location,
                            f"coda card '{coda}' is never awarded by a reachable branch of storybook "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
@@ -16,13 +16,12 @@ from dmtool.storygraph.context import Source, StoryContext
 # special setup), "A:setup" and "A:event" (an ending's special setup and event phase).
 Node = Union[int, str]
 
-# Beyond this many branches in one entry we stop walking it (and say so, DM315).
+# Beyond this many branches in one entry we stop walking it (and say so, DM314).
 MAX_BRANCHES = 512
 NO_SCORE = (0, 0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Arc:
+class Arc(NamedTuple):
     """One branch of a node, digested for the analyses."""
 
     node: Node

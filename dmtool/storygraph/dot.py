@@ -30,6 +30,10 @@ PROBLEM_STYLE = {
     "trap": 'color="#ef6c00", penwidth=2.5',
     "unreachable": 'style="filled,dashed", fillcolor="#eeeeee", fontcolor="#777777"',
 }
+EDGE_STYLE = {
+    "spawns": 'style=dashed, color="#1565c0", fontcolor="#1565c0"',
+    "never": 'style=dotted, color="#c62828", fontcolor="#c62828"',
+}
 GROUP_TITLES = {"stage": "Round events", "shard": "World shards", "card": "Encounter cards"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
@@ -61,7 +65,7 @@ def select(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
     if focus is None:
         return nodes | {n for n in graph.arcs if not isinstance(n, int) and _links(analysis, n)}
     near: dict[Node, list[Node]] = {}
-    for node, target, _ in _edges(analysis, graph.arcs):
+    for node, target, _, _ in _edges(analysis, graph.arcs):
         near.setdefault(node, []).append(target)
         near.setdefault(target, []).append(node)
     seen = {focus: 0}
@@ -80,21 +84,33 @@ def _links(analysis: Analysis, node: Node) -> bool:
     return any(a.goto is not None or a.enables for a in analysis.graph.arcs.get(node, ()))
 
 
-def _edges(analysis: Analysis, nodes: Iterable[Node]) -> list[tuple[Node, int, str]]:
-    """(source, target, label) for goto and spawn links, duplicates merged."""
-    out: dict[tuple[Node, int, str], None] = {}
+def _edges(analysis: Analysis, nodes: Iterable[Node]) -> list[tuple[Node, int, str, str]]:
+    """(source, target, label, style) for links, duplicates merged; style is goto, spawns,
+    or never (a side whose condition can never hold)."""
+    out: dict[tuple[Node, int, str, str], None] = {}
+    facts = analysis.solution.facts
     for node in nodes:
+        possible = {id(a) for a in open_arcs(analysis.graph, node, facts)}
         for arc in analysis.graph.arcs.get(node, ()):
+            style = "goto" if id(arc) in possible else "never"
             if arc.goto is not None:
-                out[(node, arc.goto, edge_label(arc))] = None
+                out[(node, arc.goto, edge_label(arc), style)] = None
             for target in arc.enables:
-                out[(node, target, "spawns")] = None
+                out[(node, target, "spawns", "spawns" if style == "goto" else style)] = None
     return list(out)
 
 
 def edge_label(arc: Arc) -> str:
-    parts = [describe_step(s) if s.kind != "option" else s.label for s in arc.branch.steps]
-    parts = [p.replace("test passes", "pass").replace("test fails", "fail") for p in parts]
+    """What the reader decided or rolled to follow this link: option labels cut short so the
+    test outcomes and points after them stay visible."""
+    parts = []
+    for step in arc.branch.steps:
+        if step.kind == "option":
+            parts.append(step.label if len(step.label) <= 20 else step.label[:19].rstrip() + "…")
+        elif step.kind in ("pass", "fail", "take", "skip"):
+            parts.append({"take": "may: yes", "skip": "may: no"}.get(step.kind, step.kind))
+        else:
+            parts.append(describe_step(step))
     for gain in arc.scores:
         parts += [f"{'+' if g > 0 else ''}{g} {e}" for e, g in zip("ABCD", gain) if g]
     return ", ".join(parts)
@@ -147,20 +163,22 @@ def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
         clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
             f'r{index} [label={quote(root.label, limit=30)}, shape=cds, fillcolor="#ffffff", fontsize=9];')
         root_edges.append(f'  r{index} -> {_nid(root.node)} [color="#9e9e9e"];')
-    for index, (name, members) in enumerate(sorted(clusters.items(), key=lambda kv: _order(kv[0]))):
-        title = GROUP_TITLES.get(name, name.capitalize() if name != "unreachable" else "Unreachable")
+    # Graphviz stacks left-to-right clusters upwards, so the last one written is drawn on
+    # top: write them in reverse to read round events first, endings and problems last.
+    ordered = sorted(clusters.items(), key=lambda kv: _order(kv[0]), reverse=True)
+    for index, (name, members) in enumerate(ordered):
+        title = GROUP_TITLES.get(name, name[0].upper() + name[1:])
         colour = "#c62828" if name == "unreachable" else "#9e9e9e"
         out.append(f"  subgraph cluster_{index} {{")
         out.append(f'    label={quote(title)}; style="rounded,dashed"; color="{colour}"; fontsize=12;')
         out += [f"    {line}" for line in members]
         out.append("  }")
     out += root_edges
-    for source, target, label in _edges(analysis, [n for n in chosen if n in graph.arcs]):
+    for source, target, label, style in _edges(analysis, [n for n in chosen if n in graph.arcs]):
         if target not in chosen:
             continue
-        attrs = [f"label={quote(label, limit=32)}"] if label else []
-        if label == "spawns":
-            attrs.append('style=dashed, color="#1565c0"')
+        attrs = [f"label={quote(label, limit=48)}"] if label else []
+        attrs += [EDGE_STYLE[style]] if style in EDGE_STYLE else []
         out.append(f"  {_nid(source)} -> {_nid(target)} [{', '.join(attrs)}];")
     for node in sorted(n for n in chosen if isinstance(n, int) and n in problems.get("broken", ())):
         for arc in graph.arcs[node]:
@@ -214,5 +232,9 @@ def _legend() -> list[str]:
         if previous is not None:
             out.append(f"    {previous} -> {name} [style=invis];")
         previous = name
+    for style, text in (("spawns", "spawns a card"), ("never", "condition never holds")):
+        out.append(f"    legend_{style}_a [label=\"\", shape=point, width=0.06];")
+        out.append(f"    legend_{style}_b [label=\"\", shape=point, width=0.06];")
+        out.append(f"    legend_{style}_a -> legend_{style}_b [label={quote(text)}, {EDGE_STYLE[style]}];")
     out.append("  }")
     return out

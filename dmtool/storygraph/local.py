@@ -1,5 +1,5 @@
 """Findings about single entries and the links into the storybook: broken links, dead ends,
-effects after an exit, duplicate numbers, entries of the wrong kind, conclusions."""
+effects after an exit, ending starts of the wrong kind, conclusions that do not conclude."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.model.storybook import Parts, Step, Storybook, dead_effects, iter_effects
 from dmtool.storygraph.build import StoryGraph, node_name
-
-ENCOUNTER_KINDS = ("exploration", "reality_shard")
-
 
 def where(storybook: Storybook, parts: Parts) -> Location:
     """Point at a key when the path ends in one (the line a reader looks for)."""
@@ -26,12 +23,6 @@ def hint_for(storybook: Storybook, number: Any) -> str | None:
 
 def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
     storybook = graph.storybook
-    for entry in storybook.duplicates:
-        first = storybook.entries[entry.number]
-        yield diagnose("DM312", where(storybook, entry.parts + ("entry",)),
-                       f"entry number {entry.number} is used twice; give this entry a new number "
-                       f"(links to {entry.number} go to the first one)",
-                       related=(where(storybook, first.parts + ("entry",)),))
     for node, arcs in graph.arcs.items():
         seen: set[Parts] = set()
         for arc in arcs:
@@ -47,11 +38,11 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 yield _dead_end(storybook, node, arc.branch.steps)
         effects, parts = graph.effects_of(node)
         for dead in dead_effects(effects, parts):
-            yield diagnose("DM314", where(storybook, dead),
+            yield diagnose("DM313", where(storybook, dead),
                            f"this effect in {node_name(node)} comes after a goto or an exit on every "
                            f"way through, so it is never resolved; move it before the exit")
         if node in graph.truncated:
-            yield diagnose("DM315", where(storybook, _node_parts(graph, node)),
+            yield diagnose("DM314", where(storybook, _node_parts(graph, node)),
                            f"{node_name(node)} has more than 512 ways through its effects; only the "
                            f"first 512 were analysed. Split it into several entries with gotos")
         yield from _visited_links(graph, effects, parts)
@@ -127,8 +118,8 @@ def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
                            hint=hint_for(storybook, start))
         elif start is not None and storybook.entries[start].kind != "finale":
             yield diagnose("DM311", where(storybook, ending.parts + ("start",)),
-                           f"ending {letter} starts at entry {start}, a "
-                           f"'{storybook.entries[start].kind}' entry; an ending starts at a 'finale' entry")
+                           f"ending {letter} starts at entry {start}, which is of kind "
+                           f"'{storybook.entries[start].kind}'; an ending starts at a 'finale' entry")
         for conclusion in ending.conclusions:
             number = conclusion.entry
             at = where(storybook, conclusion.parts + ("entry",))
@@ -138,12 +129,8 @@ def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
                 yield diagnose("DM301", at, f"ending {letter} lists conclusion entry {number}, "
                                f"which does not exist", hint=hint_for(storybook, number))
                 continue
-            entry = storybook.entries[number]
-            if entry.kind != "conclusion":
-                yield diagnose("DM311", at, f"ending {letter} lists entry {number} as a conclusion, "
-                               f"but it is a '{entry.kind}' entry; make it kind: conclusion")
-                continue
-            yield from _conclusion_exits(graph, letter, conclusion)
+            if storybook.entries[number].kind == "conclusion":  # other kinds: DM259
+                yield from _conclusion_exits(graph, letter, conclusion)
 
 
 def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterator[Diagnostic]:
@@ -151,14 +138,14 @@ def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterat
     exits = [a.branch.exit for a in graph.arcs[conclusion.entry]]
     concludes = [e for e in exits if e.kind == "conclude"]
     if not concludes and exits and all(e.kind != "open" for e in exits):
-        yield diagnose("DM313", where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
+        yield diagnose("DM312", where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
                        f"conclusion entry {conclusion.entry} (ending {letter}) never concludes the "
                        f"finale; end it with {{conclude: {conclusion.legacy or '<finale legacy card>'}}}")
     seen: set[Parts] = set()
     for exit_ in concludes:
         if conclusion.legacy and exit_.value != conclusion.legacy and exit_.parts not in seen:
             seen.add(exit_.parts)
-            yield diagnose("DM313", where(storybook, exit_.parts),
+            yield diagnose("DM312", where(storybook, exit_.parts),
                            f"conclusion entry {conclusion.entry} awards '{exit_.value}', but ending "
                            f"{letter} lists '{conclusion.legacy}' for it; make the two agree",
                            related=(where(storybook, conclusion.parts + ("legacy",)),))
@@ -175,13 +162,6 @@ def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
                            f"'{storybook.id}' does not have", hint=hint_for(storybook, source.entry))
         elif source.kind == "round" and entry.kind != "event":
             yield diagnose("DM310", source.location,
-                           f"{source.label} names entry {source.entry}, a '{entry.kind}' entry; the "
-                           f"event phase reads an 'event' entry")
-        elif source.kind in ("shard", "card") and (
-            entry.kind not in ENCOUNTER_KINDS
-            or (source.encounter_kind and entry.kind != source.encounter_kind)
-        ):
-            wanted = source.encounter_kind or "exploration' or 'reality_shard"
-            yield diagnose("DM311", source.location,
-                           f"{source.label} leads to entry {source.entry}, a '{entry.kind}' entry; "
-                           f"it should be a '{wanted}' entry")
+                           f"{source.label} names entry {source.entry}, which is of kind "
+                           f"'{entry.kind}' in storybook '{storybook.id}'; the event phase reads an "
+                           f"'event' entry")

@@ -11,7 +11,8 @@ values (dice.py), so no dice are rolled; choices and optional effects are unifor
 conditions are evaluated on what the walk knows (codas, visited entries, scores, round,
 sentience, trapped) and coin-flipped when they ask about the board. Monsters, health and
 the abomination are not played: this measures the story's shape, not a real game.
-Randomness comes only from one `random.Random(seed)`.
+Randomness comes only from one `random.Random(seed)`. Effects are compiled once into
+small opcode tuples (program.py) so that a walk costs little more than its decisions.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.storygraph.analysis import Analysis
-from dmtool.storygraph.build import Node
-from dmtool.storygraph.dice import COLOURS, pass_probability
-
-ENDINGS = ("A", "B", "C", "D")
-TERMINALS = frozenset({"end", "conclude", "fail_stage"})
+from dmtool.storygraph.dice import COLOURS
+from dmtool.storygraph.program import (
+    CHOICE, ENDINGS, EXIT, GAIN_CODA, GOTO, IF, LOSE_CODA, MAY, RELEASE, SCORE, SENTIENCE, SPAWN,
+    TEST, TRAP, Knowledge, Program, Tests, compile_effects, sentience_changes,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,22 +56,28 @@ class PlayReport:
 
 
 class _Story:
-    """What the walks need, precomputed once."""
+    """The storybook compiled once for all playthroughs."""
 
     def __init__(self, analysis: Analysis) -> None:
         graph = analysis.graph
-        self.entries = {n: e.effects for n, e in graph.entries.items()}
+        self.tests = Tests()
+        # Pass probability by (test, sentience values): most walks meet the same few values.
+        self.odds: dict[tuple[int, tuple[int, ...]], float] = {}
+        self.entries: dict[int, Program] = {n: compile_effects(e.effects, self.tests)
+                                            for n, e in graph.entries.items()}
+        self.blocks = {n: compile_effects(graph.effects_of(n)[0], self.tests)
+                       for n in graph.arcs if isinstance(n, str)}
         self.entrances = dict(graph.entrances)
-        self.blocks = {n: graph.effects_of(n)[0] for n in graph.arcs if isinstance(n, str)}
         context = graph.context
-        if context.rounds is not None:
-            self.events = [s.entry for s in context.rounds]
-        else:
-            self.events = sorted(n for n, e in graph.entries.items() if e.kind == "event")
+        rounds = context.rounds
+        self.events = ([s.entry for s in rounds] if rounds is not None else
+                       sorted(n for n, e in graph.entries.items() if e.kind == "event"))
         self.shards = [s.entry for s in context.shards if s.entry in self.entries]
         self.cards = {s.card_id: s for s in context.cards + context.finale if s.entry in self.entries}
+        self.spawning = [s for s in context.cards if s.spawned and s.card_id in self.cards]
         self.coda_sentience = {
-            coda: [e["modify_sentience"] for e in effects if isinstance(e, dict) and "modify_sentience" in e]
+            coda: tuple(c for e in effects if isinstance(e, dict) and isinstance(e.get("modify_sentience"), dict)
+                        for c in sentience_changes(e["modify_sentience"]))
             for coda, effects in context.coda_effects.items()
         }
         self.starts = {letter: e.start for letter, e in graph.storybook.endings.items()}
@@ -82,14 +89,14 @@ def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
     story = _Story(analysis)
     rng = random.Random(options.seed)
     report = PlayReport(options.runs)
-    probabilities: dict[tuple[int, tuple[int, ...]], float] = {}
+    start = [int(options.sentience.get(c, 0)) for c in COLOURS]
     for _ in range(options.runs):
-        game = _Game(story, rng, options, probabilities)
+        game = _Game(story, rng, options, list(start))
         outcome, conclusion = game.play()
         report.outcomes[outcome] += 1
         if outcome in ENDINGS:
             report.conclusions[(outcome, conclusion)] += 1
-        report.visits.update(game.visited)
+        report.visits.update(game.know.visited)
         report.decisions += game.decisions
         report.stuck += game.stuck
     report.never_visited = sorted(n for n in story.entries if n not in report.visits)
@@ -97,204 +104,167 @@ def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
 
 
 class _Game:
-    def __init__(self, story: _Story, rng: random.Random, options: PlayOptions,
-                 probabilities: dict[tuple[int, tuple[int, ...]], float]) -> None:
-        self.story, self.rng, self.options, self.probabilities = story, rng, options, probabilities
-        self.scores = [0, 0, 0, 0]
-        self.codas: set[str] = set()
-        self.visited: set[int] = set()
-        self.sentience = {c: int(options.sentience.get(c, 0)) for c in COLOURS}
-        self.round = 0
-        self.trapped: tuple[str, Any] | None = None
-        self.spawned: list[str] = []
-        self.done: set[Any] = set()
+    def __init__(self, story: _Story, rng: random.Random, options: PlayOptions, sentience: list[int]) -> None:
+        self.story, self.rng, self.options = story, rng, options
+        self.know = Knowledge(sentience)
         self.decisions = 0
         self.stuck = 0
-        self.at: Node | None = None
-        self.current: tuple[str, Any] | None = None
+        self.at: Any = None
+        self.current: Any = None
+        self.trapped: Any = None
+        self.spawned: list[str] = []
 
     def play(self) -> tuple[str, int | None]:
-        story, options, rng = self.story, self.options, self.rng
-        if self.walk("setup") == "fail_stage":
+        story, options, know = self.story, self.options, self.know
+        if self.walk(story.blocks.get("setup", ())) == "fail_stage":
             return "stage failed", None
-        for self.round in range(1, options.rounds + 1):
-            if self.round <= len(story.events) and self.walk(story.events[self.round - 1]) == "fail_stage":
+        open_shards = list(story.shards)
+        open_cards: list[int] = []
+        waiting = list(story.spawning)
+        for know.round in range(1, options.rounds + 1):
+            if know.round <= len(story.events) and self.enter(story.events[know.round - 1]) == "fail_stage":
                 return "stage failed", None
-            for card_id, card in story.cards.items():
-                if card.kind == "card" and card.spawned and card_id not in self.spawned:
-                    if self._decide(self.holds(card.spawn) if card.spawn else None):
-                        self.spawned.append(card_id)
+            for card in list(waiting) if waiting else ():
+                if self._decide(know.holds(card.spawn) if card.spawn else None):
+                    waiting.remove(card)
+                    self.spawned.append(card.card_id)
             for _ in range(options.encounters_per_round):
-                choice = self.trapped or self._pick_encounter()
-                if choice is None:
-                    break
-                self.current = choice
-                exit_ = self.walk(choice[1])
+                if self.spawned:
+                    self._flush_spawned(open_cards)
+                if self.trapped is not None:
+                    number, pool = self.trapped, None
+                else:
+                    choices = len(open_shards) + len(open_cards)
+                    if not choices:
+                        break
+                    pick = self.rng.randrange(choices)
+                    pool = open_shards if pick < len(open_shards) else open_cards
+                    number = pool[pick if pool is open_shards else pick - len(open_shards)]
+                self.current = number
+                exit_ = self.enter(number)
                 if exit_ == "fail_stage":
                     return "stage failed", None
-                if exit_ == "end" and self.trapped is None:
-                    self.done.add(choice)
-            if sum(self.scores) >= options.goal:
+                if exit_ == "end" and pool is not None and self.trapped is None:
+                    pool.remove(number)  # completed: not offered again
+            if sum(know.scores) >= options.goal:
                 break
         else:
             return "stage failed", None
-        best = max(range(4), key=lambda i: (self.scores[i], -i))
+        scores = know.scores
+        best = max(range(4), key=lambda i: (scores[i], -i))
         return ENDINGS[best], self._finale(ENDINGS[best])
 
     def _finale(self, letter: str) -> int | None:
         story = self.story
         self.trapped = None
-        if self.walk(f"{letter}:setup") == "conclude":
-            return self._concluded()
+        if self.walk(story.blocks.get(f"{letter}:setup", ())) == "conclude":
+            return self.at
         start = story.starts.get(letter)
         others = story.finale.get(letter, [])
         for turn in range(self.options.finale_rounds):
-            if self.walk(f"{letter}:event") == "conclude":
-                return self._concluded()
-            pool = [start] if turn == 0 or not others else [start, *others]
-            pool = [n for n in pool if n in story.entries]
-            if not pool:
-                return None
-            if self.walk(self.rng.choice(pool)) == "conclude":
-                return self._concluded()
+            if self.walk(story.blocks.get(f"{letter}:event", ())) == "conclude":
+                return self.at
+            pool = [n for n in ([start] if turn == 0 or not others else [start, *others]) if n in story.entries]
+            if not pool or self.enter(self.rng.choice(pool)) == "conclude":
+                return self.at if pool else None
         return None
 
-    def _concluded(self) -> int | None:
-        return self.at if isinstance(self.at, int) else None
-
-    def _pick_encounter(self) -> tuple[str, Any] | None:
-        story = self.story
-        pool: list[tuple[str, Any]] = [("shard", n) for n in story.shards if ("shard", n) not in self.done]
+    def _flush_spawned(self, open_cards: list[int]) -> None:
+        """Cards spawned so far are on the board and can be encountered."""
         for card_id in self.spawned:
-            card = story.cards[card_id]
-            if ("card", card.entry) not in self.done and self.holds(card.entrance) is not False:
-                pool.append(("card", card.entry))
-        return self.rng.choice(pool) if pool else None
+            entry = self.story.cards[card_id].entry
+            if entry not in open_cards:
+                open_cards.append(entry)
+        self.spawned.clear()
 
     def _decide(self, value: bool | None) -> bool:
         return self.rng.random() < 0.5 if value is None else value
 
-    def walk(self, node: Node) -> str:
-        """Read a node and follow it to its exit; returns the exit's kind."""
-        story, rng = self.story, self.rng
-        if isinstance(node, int):
-            if node not in story.entries or not self._enter(node):
-                return "refused"
-            effects = story.entries[node]
-        else:
-            effects = story.blocks.get(node, ())
-        self.at = node
-        stack: list[list[Any]] = [[effects, 0]]
-        links = 0
+    def enter(self, number: int) -> str:
+        """Read an entry if its entrance condition lets us, and follow it to its exit."""
+        gate = self.story.entrances.get(number)
+        if gate is not None and not self._decide(self.know.holds(gate)):
+            return "refused"
+        self.at = number
+        self.know.visited.add(number)
+        return self.walk(self.story.entries[number])
+
+    def walk(self, program: Program) -> str:
+        """Follow a program to its exit; returns the exit's kind (or open, refused, stuck)."""
+        story, know = self.story, self.know
+        entries, entrances, probability = story.entries, story.entrances, story.tests.probability
+        odds = story.odds
+        random_, holds, visit, sentience = self.rng.random, know.holds, know.visited.add, know.sentience
+        stack: list[list[Any]] = [[program, 0]]
+        links = decisions = 0
+        result = "open"
         while stack:
             frame = stack[-1]
-            seq, index = frame
-            if index >= len(seq):
+            ops, i = frame
+            if i >= len(ops):
                 stack.pop()
                 continue
-            frame[1] = index + 1
-            ((name, body),) = seq[index].items()
-            if name == "goto":
+            frame[1] = i + 1
+            code, a, b = ops[i]
+            if code == TEST:
+                decisions += 1
+                key = (a, tuple(sentience))
+                chance = odds.get(key)
+                if chance is None:
+                    chance = odds[key] = probability(a, sentience)
+                stack.append([b[0] if random_() < chance else b[1], 0])
+            elif code == GOTO:
                 links += 1
+                gate = entrances.get(a)
                 if links > self.options.max_links:
                     self.stuck += 1
-                    return "stuck"
-                if body not in story.entries or not self._enter(body):
-                    return "refused"
-                self.at = body
-                stack = [[story.entries[body], 0]]
-            elif name in TERMINALS:
-                return name
-            elif name == "test":
-                self.decisions += 1
-                passed = rng.random() < self._probability(body)
-                stack.append([body.get("pass" if passed else "fail") or (), 0])
-            elif name == "choice":
-                options = [o for o in body if self.holds(o.get("when")) is not False]
+                    result = "stuck"
+                    break
+                if a not in entries or (gate is not None and not self._decide(holds(gate))):
+                    result = "refused"
+                    break
+                self.at = a
+                visit(a)
+                stack = [[entries[a], 0]]
+            elif code == EXIT:
+                result = a
+                break
+            elif code == CHOICE:
+                options = [p for when, p in a if when is None or holds(when) is not False]
                 if options:
-                    self.decisions += 1
-                    stack.append([rng.choice(options).get("effects") or (), 0])
-            elif name == "if":
-                side = "then" if self._decide(self.holds(body.get("when"))) else "else"
-                stack.append([body.get(side) or (), 0])
-            elif name == "may":
-                self.decisions += 1
-                if rng.random() < 0.5:
-                    stack.append([body, 0])
-            elif name in ("all_wanderers", "central_wanderer"):
-                stack.append([body, 0])
+                    decisions += 1
+                    stack.append([options[int(random_() * len(options))], 0])
+            elif code == IF:
+                value = holds(a) if a is not None else True
+                stack.append([b[0] if (random_() < 0.5 if value is None else value) else b[1], 0])
+            elif code == SCORE:
+                scores = know.scores
+                for index, points in a:
+                    scores[index] = max(0, scores[index] + points)
+            elif code == MAY:
+                decisions += 1
+                if random_() < 0.5:
+                    stack.append([a, 0])
             else:
-                self._apply(name, body, node)
-        return "open"
+                self._apply(code, a)
+        self.decisions += decisions
+        return result
 
-    def _enter(self, number: int) -> bool:
-        gate = self.story.entrances.get(number)
-        if gate is not None and not self._decide(self.holds(gate)):
-            return False
-        self.visited.add(number)
-        return True
-
-    def _probability(self, body: Mapping[str, Any]) -> float:
-        key = (id(body), tuple(self.sentience.values()))
-        found = self.probabilities.get(key)
-        if found is None:
-            found = self.probabilities[key] = float(pass_probability(body.get("roll", {}), self.sentience))
-        return found
-
-    def _apply(self, name: str, body: Any, node: Node) -> None:
-        if name == "score":
-            for letter, points in body.items():
-                i = ENDINGS.index(letter)
-                self.scores[i] = max(0, self.scores[i] + points)
-        elif name == "gain_coda" and body not in self.codas:
-            self.codas.add(body)
-            for change in self.story.coda_sentience.get(body, ()):
-                self._apply("modify_sentience", change, node)
-        elif name == "lose_coda":
-            self.codas.discard(body)
-        elif name == "modify_sentience":
-            for colour, delta in body.items():
-                self.sentience[colour] = self.sentience.get(colour, 0) + delta
-        elif name == "spawn_encounter":
-            card = body.get("card")
-            if card in self.story.cards and card not in self.spawned:
-                self.spawned.append(card)
-        elif name == "trap":
+    def _apply(self, code: int, a: Any) -> None:
+        know = self.know
+        if code == GAIN_CODA and a not in know.codas:
+            know.codas.add(a)
+            for colour, delta in self.story.coda_sentience.get(a, ()):
+                know.sentience[colour] += delta
+        elif code == LOSE_CODA:
+            know.codas.discard(a)
+        elif code == SENTIENCE:
+            for colour, delta in a:
+                know.sentience[colour] += delta
+        elif code == SPAWN and a in self.story.cards:
+            self.spawned.append(a)
+        elif code == TRAP:
             # Trapped wanderers keep resolving the encounter they are trapped in.
-            self.trapped = self.current
-        elif name == "release_trap":
-            self.trapped = None
-
-    def holds(self, condition: Any) -> bool | None:
-        """A condition on what the walk knows; None when it depends on the board."""
-        if condition is None:
-            return True
-        ((name, value),) = condition.items()
-        if name == "not":
-            inner = self.holds(value)
-            return None if inner is None else not inner
-        if name in ("all", "any"):
-            results = [self.holds(c) for c in value]
-            decisive = name == "any"
-            if decisive in results:
-                return decisive
-            return None if None in results else not decisive
-        if name == "has_coda":
-            return value in self.codas
-        if name == "visited":
-            return value in self.visited
-        if name == "score_at_least":
-            return all(self.scores[ENDINGS.index(e)] >= n for e, n in value.items())
-        if name == "round_at_least":
-            return self.round >= value
-        if name == "round_at_most":
-            return self.round <= value
-        if name == "sentience_at_least":
-            return all(self.sentience.get(c, 0) >= n for c, n in value.items())
-        if name == "trapped":
-            return (self.trapped is not None) == value
-        if name == "is_central":
-            return value is True
-        if name == "wanderers_at_least":
-            return value <= 1
-        return None
+            self.trapped, know.trapped = self.current, True
+        elif code == RELEASE:
+            self.trapped, know.trapped = None, False

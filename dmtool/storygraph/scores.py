@@ -83,6 +83,8 @@ def _weights(score: tuple[int, int, int, int]) -> list[int]:
 def _arc_values(arc: Arc) -> tuple[list[int], list[int]]:
     """(total, best prefix including the empty one) of each weight along the branch."""
     rows = [_weights(s) for s in arc.scores]
+    if len(rows) == 1:
+        return rows[0], [w if w > 0 else 0 for w in rows[0]]
     total = [0] * len(OBJECTIVES)
     best = [0] * len(OBJECTIVES)
     for row in rows:

@@ -27,6 +27,9 @@ class CheckOptions:
     schema_dir: Path = field(default_factory=default_schema_dir)
     # Look for the enclosing content/ tree so references resolve against the whole corpus.
     whole_corpus: bool = True
+    max_file_size: int | None = None
+    # Files for which this returns True are skipped (the configuration's `exclude`).
+    excluded: Callable[[Path], bool] | None = None
     progress: Callable[[int, int], None] | None = None
 
 
@@ -60,6 +63,9 @@ def run_check(options: CheckOptions) -> Report:
     context: list[Path] = []
     if options.whole_corpus:
         context, _ = discover(_context_roots(options.paths))
+    if options.excluded is not None:
+        checked = [p for p in checked if not options.excluded(p)]
+        context = [p for p in context if not options.excluded(p)]
     checked_names = {display_path(p) for p in checked}
     every_file = sorted({*checked, *context}, key=display_path)
     if not checked and not problems:
@@ -68,7 +74,7 @@ def run_check(options: CheckOptions) -> Report:
     corpus = Corpus(schemas=schemas)
     for done, path in enumerate(every_file, start=1):
         name = display_path(path)
-        diagnostics, document = _check_file(path, name, schemas)
+        diagnostics, document = _check_file(path, name, schemas, options.max_file_size)
         if document is not None and not any(d.severity.value == "error" for d in diagnostics):
             corpus.add(document)
         if name in checked_names:
@@ -94,9 +100,9 @@ def _record(report: Report, diagnostics: list[Diagnostic], document: SourceDocum
 
 
 def _check_file(
-    path: Path, name: str, schemas: SchemaSet
+    path: Path, name: str, schemas: SchemaSet, max_file_size: int | None
 ) -> tuple[list[Diagnostic], SourceDocument | None]:
-    result = read_document(path, name)
+    result = read_document(path, name, max_bytes=max_file_size)
     document = result.document
     diagnostics = list(result.diagnostics)
     if document is None:

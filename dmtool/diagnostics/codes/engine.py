@@ -8,10 +8,10 @@ from dmtool.diagnostics.model import Severity
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CODES: tuple[CodeInfo, ...] = (
-    CodeInfo("DM401", "scenario-shape", "Fixture does not match the scenario schema", E,
-             "`dmtool test` checks each fixture against schemas/scenario.schema.json before "
-             "running it; a fixture that does not fit is not run.",
-             "kind: scenario\nid: x\nrules: [R09]\nsteps: oops\n"),
+    CodeInfo("DM401", "scenario-structure", "Fixture parts that cannot go together", E,
+             "The fixture combines parts its schema cannot forbid on its own, such as a seed "
+             "(seeded dice) together with scripted dice.",
+             "seed: 7\ndice:\n  - mara: {red: [hand]}\n"),
     CodeInfo("DM402", "scenario-unknown-name", "Fixture names something its setup lacks", E,
              "A step, expectation or setup entry names a wanderer, monster, card or entry that "
              "the fixture's setup (and the content it borrows from) does not define.",
@@ -77,9 +77,6 @@ CODES: tuple[CodeInfo, ...] = (
              "The fixture's 'events' expectation lists an event (in order) that the engine's "
              "event log does not contain. Run with --explain to read the log.",
              "expect:\n  events: [{event: died, wanderer: mara}]\n"),
-    CodeInfo("DM420", "rule-without-fixture", "Rule id without a fixture", I,
-             "`dmtool test --coverage` lists the rule ids of the checklist that no fixture "
-             "names in 'rules'.", "(R12 appears in no fixture)"),
     CodeInfo("DM421", "setup-invalid", "Fixture setup describes an impossible state", E,
              "The setup gives a value the rules never allow: mental capacity above its max, a "
              "max above 10, a living wanderer with wounds at max health, a shard outside 1-16.",

@@ -1,4 +1,8 @@
-"""Diagnostic codes of the graph stage (DM3xx): links, dead ends, reachability, endings."""
+"""Diagnostic codes of the graph stage (DM3xx): links, dead ends, reachability, endings.
+
+Duplicate entry numbers (DM203), conclusion entry kinds (DM259) and encounter entry kinds
+(DM268) are checked by the reference and wanderer rules, so the graph stage leaves them be.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +30,9 @@ CODES: tuple[CodeInfo, ...] = (
              "- entry: 77   # nothing links to 77\n"),
     CodeInfo("DM304", "ending-never-scored", "Ending never gains points", W,
              "No branch that the wanderer stage can reach gives this ending points, so it can "
-             "never have the highest score and its finale is never played.",
+             "never have the highest score and its finale is never played. (A storybook with "
+             "no wanderer stage yet, no event entry, world shard or spawned card, gets no "
+             "ending findings at all.)",
              "endings:\n  - ending: D   # no {score: {D: ...}} anywhere reachable\n"),
     CodeInfo("DM305", "conclusion-unreachable", "Conclusion the finale cannot reach", W,
              "The ending's finale (its start, setup, event phase and finale encounters) never "
@@ -53,23 +59,19 @@ CODES: tuple[CodeInfo, ...] = (
              "The entry a round tracker names is read in the event phase, so it must be an "
              "entry of kind 'event' (which ends with {end: event}).",
              "trackers:\n  - {round: 1, entry: 12}   # entry 12 is an exploration\n"),
-    CodeInfo("DM311", "wrong-entry-kind", "Entry of the wrong kind", E,
-             "An ending's start must be a 'finale' entry, a conclusion must be a 'conclusion' "
-             "entry, and an encounter card or world shard must lead to an 'exploration' or "
-             "'reality_shard' entry of its own encounter kind.",
-             "conclusions:\n  - entry: 301   # entry 301 is a finale entry\n"),
-    CodeInfo("DM312", "duplicate-entry", "Entry number used twice", E,
-             "Two entries share a number, so links to it are ambiguous; renumber one of them.",
-             "- entry: 12\n  ...\n- entry: 12\n"),
-    CodeInfo("DM313", "conclusion-mismatch", "Conclusion entry that does not conclude as listed", W,
+    CodeInfo("DM311", "ending-start-kind", "Ending starts at an entry that is not a finale entry", E,
+             "An ending's finale story starts at its 'start' entry, which must be an entry of "
+             "kind 'finale'.",
+             "start: 42   # entry 42 is an exploration\n"),
+    CodeInfo("DM312", "conclusion-mismatch", "Conclusion entry that does not conclude as listed", W,
              "A conclusion entry should end the finale with {conclude: <finale legacy card>}, "
              "and the card should be the one its ending lists for that conclusion.",
              "- entry: 340\n  kind: conclusion\n  effects: [{conclude: the-wrong-card}]\n"),
-    CodeInfo("DM314", "effect-never-resolved", "Effect after an exit", W,
+    CodeInfo("DM313", "effect-never-resolved", "Effect after an exit", W,
              "Effects written after a goto or a terminal (or after a test, choice or 'if' "
              "whose every side exits) are never resolved; move them before it.",
              "effects:\n  - goto: 12\n  - score: {A: 1}   # never resolved\n"),
-    CodeInfo("DM315", "too-many-paths", "Entry with too many paths to analyse", W,
+    CodeInfo("DM314", "too-many-paths", "Entry with too many paths to analyse", W,
              "The entry's effects branch into more than 512 ways through (sequences of tests "
              "and choices that all fall through multiply); only the first 512 were analysed. "
              "Split the entry with gotos.",

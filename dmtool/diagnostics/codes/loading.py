@@ -9,49 +9,70 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM001", "yaml-syntax", "YAML syntax error", E,
-             "The file is not well-formed YAML; nothing in it can be checked until this is fixed.",
-             "title: [unclosed\n"),
+             "The file is not well-formed YAML, so nothing in it can be checked until this is "
+             "fixed. The position is where the parser gave up, which can be a little after the "
+             "real mistake (an unclosed bracket or quote, a tab used for indentation, a "
+             "value with ': ' in it that needs quotes). dmtool reads YAML 1.2 with libyaml, "
+             "which also refuses a few exotic forms the spec allows, such as tabs between "
+             "tokens; plain block-style YAML is never affected.",
+             "title: The voice: below the stair\n"),
     CodeInfo("DM002", "duplicate-key", "Duplicate key", E,
              "A mapping names the same key twice. YAML loaders silently keep one of the two "
-             "values, so dmtool refuses the file instead of guessing which one you meant.",
+             "values, so dmtool refuses the file instead of guessing which one you meant. "
+             "The diagnostic points at the second key and relates the first. A number key "
+             "and the same number in quotes (4 and '4') count as the same key.",
              "title: A\ntitle: B\n"),
     CodeInfo("DM003", "alias-or-anchor", "Anchors and aliases are not allowed", E,
              "Content files may not use YAML anchors (&a) or aliases (*a). They make files "
-             "hard to read, hide what a card says, and allow 'billion laughs' expansion bombs.",
+             "hard to read, hide what a card says, and allow 'billion laughs' expansion bombs; "
+             "dmtool refuses them as soon as it meets them, without expanding anything.",
              "a: &x [1, 2]\nb: *x\n"),
     CodeInfo("DM004", "too-deep", "Nesting too deep", E,
-             "The document nests mappings and sequences deeper than the limit. Real content "
-             "never needs it; the limit protects every tool that reads the file.",
-             "a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n"),
+             "The document nests mappings and lists more than 64 levels deep. Real content "
+             "needs about ten; the limit protects dmtool and every other tool that reads the "
+             "file.",
+             "a: " + "[" * 64 + "1" + "]" * 64 + "\n"),
     CodeInfo("DM005", "several-documents", "Several documents in one file", E,
-             "Each content file holds exactly one YAML document. Split the file at each '---'.",
+             "Each content file holds exactly one YAML document. Move everything after the "
+             "second '---' to a file of its own.",
              "kind: coda\n---\nkind: coda\n"),
     CodeInfo("DM006", "empty-file", "Empty file", E,
-             "The file has no YAML document (it is empty or holds only comments).",
+             "The file has no YAML document: it is empty, holds only comments, or only a "
+             "'---' line. Add the content or delete the file.",
              "# nothing here\n"),
     CodeInfo("DM007", "not-utf8", "File is not UTF-8", E,
-             "Content files must be UTF-8 encoded (a UTF-8 byte order mark is tolerated).",
+             "Content files must be UTF-8 encoded; a UTF-8 byte order mark is tolerated. "
+             "Files saved as UTF-16, UTF-32 or a legacy encoding such as Latin-1 are refused "
+             "at the first byte that is not UTF-8.",
              "(bytes 0xff 0xfe ...)"),
     CodeInfo("DM008", "nul-byte", "NUL byte in file", E,
-             "The file contains a NUL byte, which no text file should; it is probably binary "
-             "or corrupted.", "(a 0x00 byte)"),
+             "The file contains a NUL byte, which no text file should; it is binary, "
+             "corrupted, or UTF-16 without a byte order mark.", "(a 0x00 byte)"),
     CodeInfo("DM009", "file-too-large", "File too large", E,
-             "The file is larger than the size limit for one content file. Split it.",
+             "The file is larger than the size limit for one content file (16 MiB unless "
+             "the max-file-size setting says otherwise). The size is checked before the file "
+             "is read. Split the file.",
              "(a 64 MiB file)"),
     CodeInfo("DM010", "unreadable-path", "Path cannot be read", E,
-             "A path given or found cannot be read: it does not exist, is not a regular file, "
-             "is not readable, or is a symbolic link loop.", "(a dangling symlink)"),
+             "A path given or found cannot be read: it does not exist, is a dangling symbolic "
+             "link or a link loop, is not a regular file (a directory given as a file, a "
+             "pipe, a device), or permission is denied.", "(a dangling symlink)"),
     CodeInfo("DM011", "tag-not-allowed", "Explicit YAML tags are not allowed", E,
              "Content is plain data: strings, numbers, booleans, null, lists and mappings. "
-             "Explicit tags such as !!python/object or !custom are refused.",
+             "Explicit tags such as !!str, !!binary or !custom are refused; quote a value "
+             "to make it text.",
              "title: !!binary aGVsbG8=\n"),
     CodeInfo("DM012", "unsupported-value", "Value cannot be represented as JSON", E,
-             "A key or value has no JSON equivalent (for example a non-string mapping key, "
-             "a complex key, or a NaN/infinite number).", "? [a, b]\n: c\n"),
+             "A key or value has no JSON equivalent: a mapping or list used as a key, a key "
+             "that reads as null, a boolean or a fractional number, or a number that is NaN, "
+             "infinite or too large. Whole-number keys such as 4: are fine and read as the "
+             "text '4', as in JSON.", "? [a, b]\n: c\n"),
     CodeInfo("DM020", "unsupported-yaml", "YAML the parser cannot read faithfully", E,
              "The YAML 1.2 spec allows this construct, but dmtool's parser (libyaml) would "
-             "read it into different data, so dmtool refuses it rather than guess. Quoting "
-             "the text always works.",
+             "read it into different data, so dmtool refuses it rather than guess: '?' written "
+             "directly before text inside [...] or {...} (quote the text), and the invisible "
+             "characters U+0085, U+2028 and U+2029, which the parser takes for line breaks "
+             "(replace them with a plain line break or a space).",
              "labels: {?first: 1}\n"),
     CodeInfo("DM013", "top-not-mapping", "Document is not a mapping", E,
              "A content document must be a mapping that starts with 'kind:' and 'id:'.",

@@ -23,7 +23,8 @@ def _test(ctx: Ctx, spec: dict[str, Any]) -> None:
     w = ctx.need_resolver("test")
     need = domains_from_mapping(spec["roll"])
     kind = "release" if spec.get("release") and w.trapped else "test"
-    passed, _ = requirement_test(ctx, w, need, kind=kind, why=f"{kind} test")
+    passed, _ = requirement_test(ctx, w, need, kind=kind,
+                                 why="test" if kind == "test" else "release test")
     run_effects(ctx, spec.get("pass" if passed else "fail", []))
 
 

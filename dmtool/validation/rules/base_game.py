@@ -67,7 +67,8 @@ def _dice(document: SourceDocument) -> Iterator[Diagnostic]:
         if len(faces) != dice["sides"]:
             problems.append(f"{len(faces)} faces for a {dice['sides']}-sided die")
         if faces.count(die["favoured"]) != 2:
-            problems.append(f"the favoured {die['favoured']} appears {faces.count(die['favoured'])} times, not twice")
+            shown = faces.count(die["favoured"])
+            problems.append(f"the favoured type {die['favoured']} is on {shown} face(s) instead of 2")
         missing = sorted(DOMAIN_TYPES - set(faces))
         if missing:
             problems.append(f"no {', '.join(missing)} face")

@@ -11,6 +11,10 @@ from dmtool.validation.references import ReferenceWalker
 from dmtool.validation.schema_errors import did_you_mean
 
 
+# Scenario fixtures define their own cards inline, so their ids need not exist in content.
+SELF_CONTAINED_KINDS = frozenset({"scenario"})
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     yield from _duplicate_ids(corpus)
     if corpus.schemas is None:
@@ -19,6 +23,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     known: dict[str, set[str]] = {}
     for document in corpus.documents:
         kind = document.data["kind"]
+        if kind in SELF_CONTAINED_KINDS:
+            continue
         for ref in walker.references(kind, document.data):
             if any(ref.value in _ids(corpus, known, k) for k in ref.kinds):
                 continue

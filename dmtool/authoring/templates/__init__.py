@@ -1,0 +1,36 @@
+"""Scaffolding templates as Python data: YAML text with `<<name>>` holes and `# TODO:` notes.
+
+Templates are plain strings (not files) so they ship with the package however it is
+installed. `<<name>>` holes cannot clash with YAML's own braces or with the `$schema` of
+the modeline; `fill` refuses a template whose holes are not all filled. The modeline is
+added by the scaffolder, which knows where the file goes, and every file is passed
+through the formatter, so templates need not be laid out perfectly.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HOLE = re.compile(r"<<([a-z_]+)>>")
+
+
+class TemplateError(Exception):
+    """A template names a hole no value was given for (a bug in dmtool)."""
+
+
+def fill(template: str, **values: object) -> str:
+    """`template` with every `<<name>>` replaced by `values[name]`."""
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            raise TemplateError(f"no value for <<{name}>>")
+        return str(values[name])
+
+    return _HOLE.sub(replace, template)
+
+
+def indent(text: str, spaces: int) -> str:
+    """`text` with every non-empty line indented by `spaces` (for nested blocks)."""
+    pad = " " * spaces
+    return "\n".join(pad + line if line.strip() else line for line in text.splitlines())

@@ -12,32 +12,63 @@ from dmtool.model.storybook import Storybook
 from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.context import StoryContext
 
+
+class _NoAliases(_yaml.SafeDumper):
+    """Content files may not use anchors, so shared test objects are written out in full."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 HEADER = "# yaml-language-server: $schema=../schemas/storybook.schema.json\n"
 
 
-def entry(number: int, effects: list[Any], kind: str = "exploration", **extra: Any) -> dict[str, Any]:
-    return {"entry": number, "kind": kind, "title": f"Entry {number}", "text": "Words.",
-            "effects": effects, **extra}
+def entry(
+    number: int, effects: list[Any], kind: str = "exploration", **extra: Any
+) -> dict[str, Any]:
+    return {
+        "entry": number,
+        "kind": kind,
+        "title": f"Entry {number}",
+        "text": "Words.",
+        "effects": effects,
+        **extra,
+    }
 
 
-def ending(letter: str, start: int, conclusions: list[int], legacy: str | None = None) -> dict[str, Any]:
-    return {"ending": letter, "title": f"Ending {letter}", "setup": {"text": "Set up."},
-            "rules": "Rules.", "event_phase": {"text": "Each round."}, "goals": "Goals.",
-            "start": start, "conclusions": [
-                {"entry": c, "title": f"Conclusion {c}", **({"legacy": legacy} if legacy else {})}
-                for c in conclusions]}
+def ending(
+    letter: str, start: int, conclusions: list[int], legacy: str | None = None
+) -> dict[str, Any]:
+    return {
+        "ending": letter,
+        "title": f"Ending {letter}",
+        "setup": {"text": "Set up."},
+        "rules": "Rules.",
+        "event_phase": {"text": "Each round."},
+        "goals": "Goals.",
+        "start": start,
+        "conclusions": [
+            {"entry": c, "title": f"Conclusion {c}", **({"legacy": legacy} if legacy else {})}
+            for c in conclusions
+        ],
+    }
 
 
 def finale(letter: str, start: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A finale start entry and its one conclusion (start + 1) for an ending."""
     legacy = f"legacy-{letter.lower()}"
-    return ([entry(start, [{"goto": start + 1}], kind="finale"),
-             entry(start + 1, [{"conclude": legacy}], kind="conclusion")],
-            ending(letter, start, [start + 1], legacy))
+    return (
+        [
+            entry(start, [{"goto": start + 1}], kind="finale"),
+            entry(start + 1, [{"conclude": legacy}], kind="conclusion"),
+        ],
+        ending(letter, start, [start + 1], legacy),
+    )
 
 
-def storybook_data(entries: list[dict[str, Any]], endings: list[dict[str, Any]] | None = None,
-                   **extra: Any) -> dict[str, Any]:
+def storybook_data(
+    entries: list[dict[str, Any]], endings: list[dict[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
     """A storybook; without `endings`, four plain finales at 901/911/921/931 are added."""
     entries = list(entries)
     if endings is None:
@@ -46,13 +77,21 @@ def storybook_data(entries: list[dict[str, Any]], endings: list[dict[str, Any]] 
             more, end = finale(letter, 901 + 10 * i)
             entries += more
             endings.append(end)
-    return {"kind": "storybook", "id": "test-book", "wanderer": "tester", "title": "Test Book",
-            "introduction": "Once.", **extra, "entries": entries, "endings": endings}
+    return {
+        "kind": "storybook",
+        "id": "test-book",
+        "wanderer": "tester",
+        "title": "Test Book",
+        "introduction": "Once.",
+        **extra,
+        "entries": entries,
+        "endings": endings,
+    }
 
 
 def write(path: Path, data: dict[str, Any], header: str = HEADER) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = _yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
+    text = _yaml.dump(data, Dumper=_NoAliases, sort_keys=False, default_flow_style=None, width=100)
     path.write_text(header + text, encoding="utf-8")
     return path
 
@@ -63,24 +102,47 @@ def load(path: Path) -> Storybook:
     return Storybook.from_document(document)
 
 
-def analysed(tmp_path: Path, entries: list[dict[str, Any]], endings: list[dict[str, Any]] | None = None,
-             context: StoryContext | None = None, **extra: Any) -> Analysis:
+def analysed(
+    tmp_path: Path,
+    entries: list[dict[str, Any]],
+    endings: list[dict[str, Any]] | None = None,
+    context: StoryContext | None = None,
+    **extra: Any,
+) -> Analysis:
     path = write(tmp_path / "storybook.yaml", storybook_data(entries, endings, **extra))
     return analyse(load(path), context)
 
 
 def codes(analysis: Analysis, prefix: str = "DM3") -> list[tuple[str, int]]:
     """(code, line) of each finding, sorted."""
-    return sorted((d.code, d.location.line) for d in analysis.diagnostics if d.code.startswith(prefix))
+    return sorted(
+        (d.code, d.location.line) for d in analysis.diagnostics if d.code.startswith(prefix)
+    )
 
 
 def line_of(path: Path, needle: str, nth: int = 1) -> int:
     """The 1-based line of the nth line containing `needle`."""
-    hits = [i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in text]
+    hits = [
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if needle in text
+    ]
     return hits[nth - 1]
 
 
 def clean_entries() -> list[dict[str, Any]]:
     """An event entry whose choice can favour any ending, so a storybook analyses clean."""
-    return [entry(1, [{"choice": [{"label": f"Side with {e}", "effects": [{"score": {e: 1}}]}
-                                  for e in "ABCD"]}, {"end": "event"}], kind="event")]
+    return [
+        entry(
+            1,
+            [
+                {
+                    "choice": [
+                        {"label": f"Side with {e}", "effects": [{"score": {e: 1}}]} for e in "ABCD"
+                    ]
+                },
+                {"end": "event"},
+            ],
+            kind="event",
+        )
+    ]

@@ -27,7 +27,8 @@ SCHEMAS = REPO / "schemas"
 SETTINGS = REPO / ".vscode" / "settings.json"
 SCHEMA_FILES = sorted(SCHEMAS.glob("*.schema.json"))
 # Files the editor mapping covers: the content corpus and the scenario fixtures.
-MAPPED = sorted([*(REPO / "content").rglob("*.yaml"), *(REPO / "tests" / "scenarios").glob("*.yaml")])
+MAPPED = sorted([*(REPO / "content").rglob("*.yaml"),
+                 *(REPO / "tests" / "scenarios").glob("*.yaml")])
 
 
 @cache
@@ -41,10 +42,22 @@ def _retrieve(uri: str) -> Resource[Any]:
 EDITOR_REGISTRY: Registry[Any] = Registry(retrieve=_retrieve)  # type: ignore[call-arg]
 
 
+@cache
+def _editor_validator(schema_uri: str) -> Draft202012Validator:
+    return Draft202012Validator({"$ref": schema_uri}, registry=_editor_registry())
+
+
+@cache
+def _editor_registry() -> Registry[Any]:
+    """Every schema under its file URI, where an editor fetches it from; a relative $ref
+    resolves against the URI of the schema it is written in, and nothing else is known."""
+    uris = [p.resolve().as_uri() for p in SCHEMA_FILES]
+    return EDITOR_REGISTRY.with_resources((u, _retrieve(u)) for u in uris).crawl()
+
+
 def editor_errors(schema_file: Path, data: Any) -> list[tuple[str, str]]:
     """Validation errors when `data` is checked against `schema_file` found by its path."""
-    validator = Draft202012Validator({"$ref": schema_file.resolve().as_uri()},
-                                     registry=EDITOR_REGISTRY)
+    validator = _editor_validator(schema_file.resolve().as_uri())
     return sorted((error.json_path, error.message) for error in validator.iter_errors(data))
 
 

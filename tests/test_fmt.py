@@ -1,4 +1,4 @@
-"""`dmtool fmt`: the canonical layout, idempotence, comments kept, --check, and content/ formatted."""
+"""`dmtool fmt`: canonical layout, idempotence, comments kept, --check, content/ formatted."""
 
 from __future__ import annotations
 
@@ -111,11 +111,13 @@ def test_strings_are_quoted_only_when_needed(value: str, written: str) -> None:
 
 
 def test_scalars_other_than_strings() -> None:
-    assert fmt("a: True\nb: ~\nc:\nd: 0x1F\ne: 1.50\n") == "a: true\nb: null\nc:\nd: 0x1F\ne: 1.50\n"
+    text = "a: True\nb: ~\nc:\nd: 0x1F\ne: 1.50\n"
+    assert fmt(text) == "a: true\nb: null\nc:\nd: 0x1F\ne: 1.50\n"
 
 
 def test_block_scalars_keep_style_and_are_reindented() -> None:
-    text = "a:\n    b: |-\n            kept\n              indented\n    c: >+\n       folded\n       line\n\n"
+    text = ("a:\n    b: |-\n            kept\n              indented\n"
+            "    c: >+\n       folded\n       line\n\n")
     assert fmt(text) == "a:\n  b: |-\n    kept\n      indented\n  c: >+\n    folded\n    line\n\n"
     leading = "x: |2\n     starts indented\n   back\n"
     assert fmt(leading) == "x: |2\n     starts indented\n   back\n"

@@ -252,3 +252,13 @@ def test_dm020_unicode_line_separators_are_refused_where_they_stand(character: s
 
 def test_dm020_question_mark_glued_to_a_flow_key() -> None:
     assert refusal("labels: {?first: 1}\n") == [("DM020", 1, 10)]
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("options: [Why?, Because]\n", 14), ("link: {url: http://x.org}\n", 17)])
+def test_dm001_question_mark_or_colon_in_flow_text_gets_a_quoting_hint(
+    text: str, column: int
+) -> None:
+    (diagnostic,) = load_text(text).diagnostics
+    assert (diagnostic.code, diagnostic.location.column) == ("DM001", column)
+    assert diagnostic.hint is not None and "quotes" in diagnostic.hint

@@ -178,6 +178,16 @@ def test_new_chapter_joins_its_campaign(tree: Path) -> None:
     assert mine == []
 
 
+def test_templates_refuse_unfilled_holes() -> None:
+    from dmtool.authoring.templates import TemplateError, fill
+
+    assert fill("id: <<id>>  # <<note_2>>", id="x", note_2="y") == "id: x  # y"
+    with pytest.raises(TemplateError):
+        fill("id: <<id>>")
+    with pytest.raises(TemplateError):
+        fill("id: <<Id>>")
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ({"what": "card", "name": "x", "card_kind": "world-shard", "wanderer": "w"}, "new wanderer"),
     ({"what": "card", "name": "x", "card_kind": "coda"}, "--wanderer"),
@@ -195,15 +205,24 @@ def test_usage_errors(tree: Path, options: dict[str, str], message: str) -> None
 
 
 def test_new_command_when_wired(tree: Path) -> None:
+    import subprocess
+    import sys
+
+    import click
     from click.testing import CliRunner
 
     from dmtool.cli import cli
 
     if "new" not in cli.commands:
         pytest.skip("dmtool new is not wired into dmtool/cli.py yet")
+    group = cli.commands["new"]
+    assert isinstance(group, click.Group)
+    kinds = next(p for p in group.commands["card"].params if p.name == "kind")
+    assert sorted(kinds.type.choices) == sorted(CARD_KINDS)  # type: ignore[attr-defined]
     where = tree / "content" / "wanderers"
     result = CliRunner().invoke(cli, ["new", "wanderer", "Ilse Marrow", "--dir", str(where)])
     assert result.exit_code == 0, result.output
     assert (where / "ilse-marrow" / "wanderer.yaml").is_file()
-    again = CliRunner().invoke(cli, ["new", "wanderer", "Ilse Marrow", "--dir", str(where)])
-    assert again.exit_code == 2 and "--force" in again.output
+    again = subprocess.run([sys.executable, "-m", "dmtool.cli", "new", "wanderer", "Ilse Marrow",
+                            "--dir", str(where)], capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr

@@ -236,3 +236,82 @@ def test_ten_round_trackers_in_order(
     tmp_path: Path, pairs: list[tuple[int, int]], expected: list[tuple[str, str]]
 ) -> None:
     assert _findings(tmp_path, {"base.yaml": BASE, "trackers.yaml": _trackers(pairs)}) == expected
+
+
+DOM_PARTS = _modeline("manifest") + """kind: manifest
+id: base
+title: Base game
+scope: game
+source: {rulebook: dawn-of-madness, section: General Components}
+components:
+  - {id: sentience-dice, line: 1, name: Six-sided Sentience Dice, count: 20}
+  - {id: otherworld-die, line: 2, name: Sixteen-sided Otherworld Die, count: 1}
+  - {id: burdened-cards, line: 3, name: Burdened Cards, count: 6}
+"""
+
+
+def _condition_types(count: int, duplicate_name: bool = False) -> str:
+    rows = "".join(
+        f"  - {{id: type-{k}, name: {'Same' if duplicate_name else f'Type {k}'}, deck_size: 6, "
+        "component: {manifest: base, component: burdened-cards}, shuffled_at_setup: false, discard_to: top}\n"
+        for k in range(1, count + 1))
+    return _modeline("condition-types") + f"""kind: condition-types
+id: conditions
+title: Conditions
+source: {{rulebook: dawn-of-madness, section: Condition Cards}}
+types:
+{rows}"""
+
+
+@pytest.mark.parametrize(("count", "duplicate_name", "expected"), [
+    (11, False, []),
+    (12, False, [("DM241", "conditions.yaml")]),
+    (11, True, [("DM241", "conditions.yaml")] * 10),
+])
+def test_eleven_distinct_condition_types(
+    tmp_path: Path, count: int, duplicate_name: bool, expected: list[tuple[str, str]]
+) -> None:
+    files = {"base.yaml": DOM_PARTS, "conditions.yaml": _condition_types(count, duplicate_name)}
+    assert _findings(tmp_path, files) == expected
+
+
+GAME_RULES = _modeline("game-rules") + """kind: game-rules
+id: rules
+title: Rules
+source: {rulebook: dawn-of-madness, section: Winning and Failing the Wanderer Stage}
+players: {min: 1, max: 4, solo_wanderers: 2}
+sentience_dice:
+  sides: 6
+  per_colour: 4
+  component: {manifest: base, component: sentience-dice}
+  colours:
+    red: {favoured: hand, faces: [hand, hand, eye, brain, skull, sphere]}
+    blue: {favoured: brain, faces: [brain, brain, hand, eye, skull, sphere]}
+    green: {favoured: eye, faces: [eye, eye, hand, brain, skull, sphere]}
+    yellow: {favoured: skull, faces: [skull, skull, hand, eye, brain, sphere]}
+    purple: {favoured: sphere, faces: [sphere, sphere, hand, eye, brain, skull]}
+otherworld_die:
+  sides: 16
+  first_face: 1
+  component: {manifest: base, component: otherworld-die}
+  uses: [Where things spawn.]
+wanderer_stage:
+  rounds: 10
+  score_goal: 40
+  winning: [{summary: Enough points., when: {score_total_at_least: goal}}]
+  failing: [{summary: Time runs out., when: {round_ends: 10}}]
+  variants: []
+"""
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (("", ""), []),
+    (("[hand, hand, eye, brain, skull, sphere]", "[hand, hand, eye, brain, skull]"), ["DM242"]),
+    (("[brain, brain, hand, eye, skull, sphere]", "[brain, brain, hand, eye, skull, skull]"), ["DM242"]),
+    (("[eye, eye, hand, brain, skull, sphere]", "[eye, eye, eye, brain, skull, sphere]"), ["DM242"]),
+    (("first_face: 1", "first_face: 0"), ["DM242"]),
+    (("per_colour: 4", "per_colour: 5"), ["DM215"]),
+])
+def test_dice_shapes(tmp_path: Path, change: tuple[str, str], expected: list[str]) -> None:
+    files = {"base.yaml": DOM_PARTS, "rules.yaml": GAME_RULES.replace(*change)}
+    assert [code for code, _ in _findings(tmp_path, files)] == expected

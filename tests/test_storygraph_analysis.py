@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storygraph_support import analysed, clean_entries, codes, entry, line_of
+
 from dmtool.diagnostics import Location
 from dmtool.storygraph.context import Source, StoryContext
-from storygraph_support import analysed, clean_entries, codes, entry, line_of
 
 HERE = Location("elsewhere.yaml", 3, 5)
 
@@ -18,8 +19,11 @@ def test_clean_storybook_has_no_findings(tmp_path: Path) -> None:
 
 
 def test_broken_link_at_the_goto(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [entry(1, [{"goto": 2}], kind="event") | {"entry": 3},
-                                              entry(2, [{"goto": 99}])])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [entry(1, [{"goto": 2}], kind="event") | {"entry": 3}, entry(2, [{"goto": 99}])],
+    )
     path = tmp_path / "storybook.yaml"
     assert ("DM301", line_of(path, "goto: 99")) in codes(a)
     [broken] = [d for d in a.diagnostics if d.code == "DM301"]
@@ -27,43 +31,93 @@ def test_broken_link_at_the_goto(tmp_path: Path) -> None:
 
 
 def test_dead_end_per_open_branch(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 3}]}}], kind="event"),
-        entry(3, [{"choice": [{"label": "Up", "effects": [{"end": "encounter"}]},
-                              {"label": "Down", "effects": [{"lose_health": 1}]}]}]),
-        entry(4, [], kind="event"),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 3}]}}], kind="event"),
+            entry(
+                3,
+                [
+                    {
+                        "choice": [
+                            {"label": "Up", "effects": [{"end": "encounter"}]},
+                            {"label": "Down", "effects": [{"lose_health": 1}]},
+                        ]
+                    }
+                ],
+            ),
+            entry(4, [], kind="event"),
+        ],
+    )
     path = tmp_path / "storybook.yaml"
     found = [c for c in codes(a) if c[0] == "DM302"]
     # The missing 'fail' side is reported at its test; the open option at the option; the
     # empty entry at its number.
-    assert found == sorted([("DM302", line_of(path, "- test:")), ("DM302", line_of(path, "label: Down")),
-                            ("DM302", line_of(path, "entry: 4"))])
+    assert found == sorted(
+        [
+            ("DM302", line_of(path, "- test:")),
+            ("DM302", line_of(path, "label: Down")),
+            ("DM302", line_of(path, "entry: 4")),
+        ]
+    )
 
 
 def test_trap_is_reported_once_at_its_first_entry(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"goto": 5}], kind="event"),
-        entry(5, [{"goto": 6}]), entry(6, [{"choice": [{"label": "a", "effects": [{"goto": 5}]},
-                                                       {"label": "b", "effects": [{"goto": 7}]}]}]),
-        entry(7, [{"goto": 6}]),
-    ])
-    assert [c for c in codes(a) if c[0] == "DM307"] == [("DM307", line_of(tmp_path / "storybook.yaml", "entry: 5"))]
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"goto": 5}], kind="event"),
+            entry(5, [{"goto": 6}]),
+            entry(
+                6,
+                [
+                    {
+                        "choice": [
+                            {"label": "a", "effects": [{"goto": 5}]},
+                            {"label": "b", "effects": [{"goto": 7}]},
+                        ]
+                    }
+                ],
+            ),
+            entry(7, [{"goto": 6}]),
+        ],
+    )
+    assert [c for c in codes(a) if c[0] == "DM307"] == [
+        ("DM307", line_of(tmp_path / "storybook.yaml", "entry: 5"))
+    ]
     assert a.traps == [[5, 6, 7]]
 
 
 def test_a_loop_with_an_exit_is_not_a_trap(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"goto": 5}], kind="event"),
-        entry(5, [{"choice": [{"label": "again", "effects": [{"goto": 5}]},
-                              {"label": "leave", "effects": [{"end": "encounter"}]}]}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"goto": 5}], kind="event"),
+            entry(
+                5,
+                [
+                    {
+                        "choice": [
+                            {"label": "again", "effects": [{"goto": 5}]},
+                            {"label": "leave", "effects": [{"end": "encounter"}]},
+                        ]
+                    }
+                ],
+            ),
+        ],
+    )
     assert codes(a) == []
 
 
 def test_unreachable_region_reported_at_its_head_with_a_count(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [entry(20, [{"goto": 21}]), entry(21, [{"goto": 22}]),
-                                              entry(22, [{"end": "encounter"}])])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [entry(20, [{"goto": 21}]), entry(21, [{"goto": 22}]), entry(22, [{"end": "encounter"}])],
+    )
     [finding] = [d for d in a.diagnostics if d.code == "DM303"]
     assert finding.location.line == line_of(tmp_path / "storybook.yaml", "entry: 20")
     assert "2 more entries" in finding.message
@@ -71,31 +125,77 @@ def test_unreachable_region_reported_at_its_head_with_a_count(tmp_path: Path) ->
 
 
 def test_condition_on_a_coda_nobody_awards_prunes_the_link(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"if": {"when": {"has_coda": "lost-key"}, "then": [{"goto": 30}],
-                          "else": [{"end": "event"}]}}], kind="event"),
-        entry(30, [{"end": "encounter"}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(
+                2,
+                [
+                    {
+                        "if": {
+                            "when": {"has_coda": "lost-key"},
+                            "then": [{"goto": 30}],
+                            "else": [{"end": "event"}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
     [finding] = [d for d in a.diagnostics if d.code == "DM303"]
     assert "has coda lost-key never holds" in finding.message
 
 
 def test_awarded_coda_keeps_the_link_and_not_condition_prunes_else(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"gain_coda": "key"}, {"end": "event"}], kind="event"),
-        entry(3, [{"if": {"when": {"has_coda": "key"}, "then": [{"goto": 30}], "else": [{"goto": 31}]}}],
-              kind="event"),
-        entry(4, [{"if": {"when": {"not": {"has_coda": "never"}}, "then": [{"end": "event"}],
-                          "else": [{"goto": 32}]}}], kind="event"),
-        entry(30, [{"end": "encounter"}]), entry(31, [{"end": "encounter"}]), entry(32, [{"end": "encounter"}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"gain_coda": "key"}, {"end": "event"}], kind="event"),
+            entry(
+                3,
+                [
+                    {
+                        "if": {
+                            "when": {"has_coda": "key"},
+                            "then": [{"goto": 30}],
+                            "else": [{"goto": 31}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+            entry(
+                4,
+                [
+                    {
+                        "if": {
+                            "when": {"not": {"has_coda": "never"}},
+                            "then": [{"end": "event"}],
+                            "else": [{"goto": 32}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+            entry(30, [{"end": "encounter"}]),
+            entry(31, [{"end": "encounter"}]),
+            entry(32, [{"end": "encounter"}]),
+        ],
+    )
     assert a.problems["unreachable"] == {32}
 
 
 def test_conditionally_unreachable_conclusion(tmp_path: Path) -> None:
     entries = clean_entries() + [
-        entry(301, [{"if": {"when": {"visited": 77}, "then": [{"goto": 340}], "else": [{"goto": 341}]}}],
-              kind="finale"),
+        entry(
+            301,
+            [{"if": {"when": {"visited": 77}, "then": [{"goto": 340}], "else": [{"goto": 341}]}}],
+            kind="finale",
+        ),
         entry(340, [{"conclude": "good"}], kind="conclusion"),
         entry(341, [{"conclude": "bad"}], kind="conclusion"),
         entry(77, [{"end": "encounter"}]),  # exists, but nothing leads to it
@@ -115,51 +215,108 @@ def test_conditionally_unreachable_conclusion(tmp_path: Path) -> None:
 
 
 def test_ending_never_scored(tmp_path: Path) -> None:
-    a = analysed(tmp_path, [entry(1, [{"choice": [{"label": e, "effects": [{"score": {e: 1}}]} for e in "ABC"]},
-                                      {"end": "event"}], kind="event")])
-    assert [c for c in codes(a) if c[0] == "DM304"] == [("DM304", line_of(tmp_path / "storybook.yaml", "ending: D"))]
+    a = analysed(
+        tmp_path,
+        [
+            entry(
+                1,
+                [
+                    {"choice": [{"label": e, "effects": [{"score": {e: 1}}]} for e in "ABC"]},
+                    {"end": "event"},
+                ],
+                kind="event",
+            )
+        ],
+    )
+    assert [c for c in codes(a) if c[0] == "DM304"] == [
+        ("DM304", line_of(tmp_path / "storybook.yaml", "ending: D"))
+    ]
 
 
 def test_score_impossible_ending_carries_its_certificate(tmp_path: Path) -> None:
-    a = analysed(tmp_path, [
-        entry(1, [{"choice": [{"label": "A", "effects": [{"score": {"A": 2}}]},
-                              {"label": "B", "effects": [{"score": {"B": 1}}]},
-                              {"label": "D", "effects": [{"score": {"D": 1}}]},
-                              {"label": "both", "effects": [{"score": {"A": 3, "C": 3}}]}]},
-                  {"end": "event"}], kind="event"),
-        entry(2, [{"score": {"C": 2, "A": 2}}, {"end": "event"}], kind="event"),
-    ])
+    a = analysed(
+        tmp_path,
+        [
+            entry(
+                1,
+                [
+                    {
+                        "choice": [
+                            {"label": "A", "effects": [{"score": {"A": 2}}]},
+                            {"label": "B", "effects": [{"score": {"B": 1}}]},
+                            {"label": "D", "effects": [{"score": {"D": 1}}]},
+                            {"label": "both", "effects": [{"score": {"A": 3, "C": 3}}]},
+                        ]
+                    },
+                    {"end": "event"},
+                ],
+                kind="event",
+            ),
+            entry(2, [{"score": {"C": 2, "A": 2}}, {"end": "event"}], kind="event"),
+        ],
+    )
     [finding] = [d for d in a.diagnostics if d.code == "DM306"]
     assert finding.location.line == line_of(tmp_path / "storybook.yaml", "ending: C")
-    assert "at most 5 points" in finding.message and "ending A always has at least as many" in finding.message
+    assert (
+        "at most 5 points" in finding.message
+        and "ending A always has at least as many" in finding.message
+    )
     assert a.scores.bounds["C"].game_max == 5 and a.scores.bounds["A"].walk_max == 3
 
 
 def test_losses_of_the_later_ending_do_not_make_a_certificate(tmp_path: Path) -> None:
     # C loses 5 then gains 6 while A gains 2: the sum says C < A, yet C (floored at 0) can win.
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"score": {"C": -5}}, {"score": {"C": 6, "A": 2}}, {"end": "event"}], kind="event")])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(
+                2,
+                [{"score": {"C": -5}}, {"score": {"C": 6, "A": 2}}, {"end": "event"}],
+                kind="event",
+            )
+        ],
+    )
     assert "C" not in a.scores.certificates
 
 
 def test_a_scoring_loop_is_unbounded(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"goto": 5}], kind="event"),
-        entry(5, [{"choice": [{"label": "again", "effects": [{"score": {"B": 1}}, {"goto": 5}]},
-                              {"label": "leave", "effects": [{"end": "encounter"}]}]}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"goto": 5}], kind="event"),
+            entry(
+                5,
+                [
+                    {
+                        "choice": [
+                            {"label": "again", "effects": [{"score": {"B": 1}}, {"goto": 5}]},
+                            {"label": "leave", "effects": [{"end": "encounter"}]},
+                        ]
+                    }
+                ],
+            ),
+        ],
+    )
     assert a.scores.bounds["B"].game_max == float("inf")
     assert a.scores.bounds["B"].as_dict()["unbounded"] is True
 
 
 def test_effects_after_an_exit(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [entry(2, [{"end": "event"}, {"score": {"A": 1}}], kind="event")])
+    a = analysed(
+        tmp_path,
+        clean_entries() + [entry(2, [{"end": "event"}, {"score": {"A": 1}}], kind="event")],
+    )
     assert codes(a) == [("DM313", line_of(tmp_path / "storybook.yaml", "score: {A: 1}", 2))]
 
 
 def test_duplicate_numbers_are_left_to_the_reference_rules(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [entry(2, [{"end": "event"}], kind="event"),
-                                              entry(2, [{"goto": 99}], kind="event")])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [entry(2, [{"end": "event"}], kind="event"), entry(2, [{"goto": 99}], kind="event")],
+    )
     assert codes(a) == [] and [d.number for d in a.graph.storybook.duplicates] == [2]
 
 
@@ -176,8 +333,12 @@ def test_start_kind_and_conclusion_mismatch(tmp_path: Path) -> None:
         entry(902, [{"conclude": "other-card"}], kind="conclusion"),
         entry(903, [{"end": "encounter"}], kind="finale"),
     ]
-    endings = [ending("A", 901, [902], "legacy-a"), ending("B", 903, [903], None),
-               ending("C", 903, [902], "other-card"), ending("D", 903, [902], "other-card")]
+    endings = [
+        ending("A", 901, [902], "legacy-a"),
+        ending("B", 903, [903], None),
+        ending("C", 903, [902], "other-card"),
+        ending("D", 903, [902], "other-card"),
+    ]
     a = analysed(tmp_path, entries, endings)
     path = tmp_path / "storybook.yaml"
     found = codes(a)
@@ -189,19 +350,29 @@ def test_start_kind_and_conclusion_mismatch(tmp_path: Path) -> None:
 
 def test_context_roots_cards_and_codas(tmp_path: Path) -> None:
     context = StoryContext(
-        rounds=(Source("round", "round 1", 1, HERE), Source("round", "round 2", 40, HERE),
-                Source("round", "round 3", 404, HERE)),
+        rounds=(
+            Source("round", "round 1", 1, HERE),
+            Source("round", "round 2", 40, HERE),
+            Source("round", "round 3", 404, HERE),
+        ),
         shards=(Source("shard", "world shard 1", 10, HERE, encounter_kind="exploration"),),
-        cards=(Source("card", "card the-bell", 11, HERE, card_id="the-bell", where=HERE),
-               Source("card", "card the-door", 12, HERE, card_id="the-door", spawned=True)),
+        cards=(
+            Source("card", "card the-bell", 11, HERE, card_id="the-bell", where=HERE),
+            Source("card", "card the-door", 12, HERE, card_id="the-door", spawned=True),
+        ),
         codas={"the-voice": HERE, "the-echo": HERE},
     )
-    a = analysed(tmp_path, clean_entries() + [
-        entry(40, [{"end": "encounter"}], kind="exploration"),
-        entry(10, [{"gain_coda": "the-voice"}, {"end": "encounter"}], kind="exploration"),
-        entry(11, [{"end": "encounter"}], kind="reality_shard"),
-        entry(12, [{"end": "encounter"}], kind="exploration"),
-    ], context=context)
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(40, [{"end": "encounter"}], kind="exploration"),
+            entry(10, [{"gain_coda": "the-voice"}, {"end": "encounter"}], kind="exploration"),
+            entry(11, [{"end": "encounter"}], kind="reality_shard"),
+            entry(12, [{"end": "encounter"}], kind="exploration"),
+        ],
+        context=context,
+    )
     found = sorted((d.code, d.message.split(",")[0]) for d in a.diagnostics)
     # Entry 11 is unreachable only because its card never enters play: DM308 says so, not DM303.
     assert [c for c, _ in found] == ["DM301", "DM308", "DM309", "DM310"]
@@ -212,11 +383,18 @@ def test_context_roots_cards_and_codas(tmp_path: Path) -> None:
 
 
 def test_spawned_card_is_not_an_orphan_and_its_entry_is_reached(tmp_path: Path) -> None:
-    context = StoryContext(rounds=(Source("round", "round 1", 1, HERE), Source("round", "round 2", 2, HERE)),
-                           cards=(Source("card", "card the-bell", 11, HERE, card_id="the-bell"),))
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"spawn_encounter": {"card": "the-bell"}}, {"end": "event"}], kind="event"),
-        entry(11, [{"end": "encounter"}]),
-    ], context=context)
+    context = StoryContext(
+        rounds=(Source("round", "round 1", 1, HERE), Source("round", "round 2", 2, HERE)),
+        cards=(Source("card", "card the-bell", 11, HERE, card_id="the-bell"),),
+    )
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"spawn_encounter": {"card": "the-bell"}}, {"end": "event"}], kind="event"),
+            entry(11, [{"end": "encounter"}]),
+        ],
+        context=context,
+    )
     assert codes(a) == []
     assert 11 in a.solution.stage

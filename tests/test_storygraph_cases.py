@@ -28,6 +28,8 @@ def test_there_are_several_cases_per_finding_kind() -> None:
 def test_case_has_exactly_its_graph_findings(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(case)
     report = run_check(CheckOptions(paths=(Path("."),), select=frozenset({"DM3"})))
-    found = sorted(f"{d.location.path}:{d.location.line}:{d.location.column}: {d.severity.value} {d.code}"
-                   for d in report.diagnostics)
+    found = sorted(
+        f"{d.location.path}:{d.location.line}:{d.location.column}: {d.severity.value} {d.code}"
+        for d in report.diagnostics
+    )
     assert found == _expected(case)

@@ -7,36 +7,80 @@ from pathlib import Path
 
 import pytest
 import yaml
+from storygraph_support import clean_entries, entry, storybook_data, write
 
 from dmtool.errors import UsageError
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.storygraph import render as render_module
-from dmtool.storygraph.commands import GraphOptions, OddsOptions, parse_sentience, run_graph, run_odds
-from storygraph_support import clean_entries, entry, storybook_data, write
+from dmtool.storygraph.commands import (
+    GraphOptions,
+    OddsOptions,
+    parse_sentience,
+    run_graph,
+    run_odds,
+)
 
 
 def _tree(tmp_path: Path, entries: list | None = None) -> Path:
     """content/wanderers/tester/: a storybook, a coda, a wanderer-less but valid shard."""
     base = tmp_path / "content" / "wanderers" / "tester"
     schema = "# yaml-language-server: $schema=../../../schemas/{}.schema.json\n"
-    entries = entries if entries is not None else clean_entries() + [
-        entry(2, [{"test": {"roll": {"red": ["skull", "skull"]}, "pass": [{"gain_coda": "the-voice"},
-                                                                         {"end": "event"}],
-                            "fail": [{"end": "event"}]}}], kind="event"),
-        entry(3, [{"test": {"roll": {"green": ["eye"]}, "pass": [{"end": "event"}],
-                            "fail": [{"end": "event"}]}}], kind="event"),
-    ]
+    entries = (
+        entries
+        if entries is not None
+        else clean_entries()
+        + [
+            entry(
+                2,
+                [
+                    {
+                        "test": {
+                            "roll": {"red": ["skull", "skull"]},
+                            "pass": [{"gain_coda": "the-voice"}, {"end": "event"}],
+                            "fail": [{"end": "event"}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+            entry(
+                3,
+                [
+                    {
+                        "test": {
+                            "roll": {"green": ["eye"]},
+                            "pass": [{"end": "event"}],
+                            "fail": [{"end": "event"}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+        ]
+    )
     write(base / "storybook.yaml", storybook_data(entries), schema.format("storybook"))
-    write(base / "codas" / "the-voice.yaml",
-          {"kind": "coda", "id": "the-voice", "wanderer": "tester", "title": "The Voice",
-           "effects": [{"modify_sentience": {"red": 1}}], "back": ["red"]},
-          "# yaml-language-server: $schema=../../../../schemas/coda.schema.json\n")
+    write(
+        base / "codas" / "the-voice.yaml",
+        {
+            "kind": "coda",
+            "id": "the-voice",
+            "wanderer": "tester",
+            "title": "The Voice",
+            "effects": [{"modify_sentience": {"red": 1}}],
+            "back": ["red"],
+        },
+        "# yaml-language-server: $schema=../../../../schemas/coda.schema.json\n",
+    )
     return base / "storybook.yaml"
 
 
 def test_graph_text_summary_and_clean_exit(tmp_path: Path) -> None:
     result = run_graph(GraphOptions(paths=(_tree(tmp_path),)))
     assert result.exit_code == 0 and result.diagnostics == ()
-    assert "storybook 'test-book'" in result.text and "ending A: 0..1 points in one walk" in result.text
+    assert (
+        "storybook 'test-book'" in result.text
+        and "ending A: 0..1 points in one walk" in result.text
+    )
 
 
 def test_graph_findings_make_exit_code_one(tmp_path: Path) -> None:
@@ -56,14 +100,21 @@ def test_graph_json_has_the_graph(tmp_path: Path) -> None:
     assert {"node": 1, "kind": "event", "label": "event entry 1", "ending": None} in book["roots"]
     assert any(t["kind"] == "conclude" and t["value"] == "legacy-a" for t in book["terminals"])
     assert any(e["source"] == 901 and e["target"] == 902 for e in book["edges"])
-    assert book["score_bounds"]["D"] == {"ending": "D", "walk_min": 0, "walk_max": 1, "game_max": 1,
-                                         "unbounded": False}
+    assert book["score_bounds"]["D"] == {
+        "ending": "D",
+        "walk_min": 0,
+        "walk_max": 1,
+        "game_max": 1,
+        "unbounded": False,
+    }
 
 
 def test_dot_output_and_missing_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _tree(tmp_path)
     result = run_graph(GraphOptions(paths=(path,), output=tmp_path / "out" / "g.dot"))
-    assert (tmp_path / "out" / "g.dot").read_text(encoding="utf-8").startswith("digraph storybook {")
+    assert (
+        (tmp_path / "out" / "g.dot").read_text(encoding="utf-8").startswith("digraph storybook {")
+    )
     assert result.written == (tmp_path / "out" / "g.dot",) and result.messages == ()
     monkeypatch.setattr(render_module, "find_dot", lambda: None)
     result = run_graph(GraphOptions(paths=(path,), output=tmp_path / "g.svg"))
@@ -71,21 +122,35 @@ def test_dot_output_and_missing_renderer(tmp_path: Path, monkeypatch: pytest.Mon
     assert "apt-get install graphviz" in result.messages[0] and "g.dot" in result.messages[0]
 
 
-@pytest.mark.skipif(render_module.find_dot() is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)")
+@pytest.mark.skipif(
+    render_module.find_dot() is None,
+    reason="Graphviz 'dot' is not installed (apt-get install graphviz)",
+)
 def test_svg_output(tmp_path: Path) -> None:
-    result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg", focus=2, depth=1))
+    result = run_graph(
+        GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg", focus=2, depth=1)
+    )
     assert result.written == (tmp_path / "g.svg",)
     assert "<svg" in (tmp_path / "g.svg").read_text(encoding="utf-8")
 
 
 def test_witnesses_and_fixture_skeletons(tmp_path: Path) -> None:
-    result = run_graph(GraphOptions(paths=(_tree(tmp_path),), witness=True, witness_dir=tmp_path / "w"))
+    result = run_graph(
+        GraphOptions(paths=(_tree(tmp_path),), witness=True, witness_dir=tmp_path / "w")
+    )
     assert "ending C: conclusion 922, from ending C" in result.text
     assert "ending B: points in the wanderer stage, from event entry 1" in result.text
     names = sorted(p.name for p in (tmp_path / "w").iterdir())
     assert "witness-test-book-b-points.yaml" in names and "witness-test-book-a-902.yaml" in names
-    skeleton = yaml.safe_load((tmp_path / "w" / "witness-test-book-b-points.yaml").read_text(encoding="utf-8"))
-    assert skeleton["kind"] == "scenario" and {"choose": "Side with B"} in skeleton["steps"]
+    schemas = SchemaSet(default_schema_dir())
+    for path in (tmp_path / "w").iterdir():
+        skeleton = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert not list(schemas.validator("scenario").iter_errors(skeleton)), path.name
+    skeleton = yaml.safe_load((tmp_path / "w" / "witness-test-book-b-points.yaml").read_text())
+    [step] = skeleton["steps"]
+    assert step["do"] == {"wanderer": "tester", "effect": {"goto": 1}}
+    assert step["choices"] == [{"choice": 2}]  # 'Side with B' is the second option
+    assert skeleton["expect"] == {"visited": [1], "scores": {"B": 1}}
 
 
 def test_usage_errors(tmp_path: Path) -> None:
@@ -106,7 +171,9 @@ def test_odds_hardest_first_with_flags(tmp_path: Path) -> None:
     assert "red 1, blue 1, green 2" in lines[0] and "changed by --sentience" in lines[0]
     assert "0.00%" in lines[1] and "red 2 skull" in lines[1] and "CANNOT PASS" in lines[1]
     assert "75.00%" in lines[2] and "green eye" in lines[2]
-    [book] = json.loads(run_odds(OddsOptions(paths=(_tree(tmp_path),), fmt="json")).text)["storybooks"]
+    [book] = json.loads(run_odds(OddsOptions(paths=(_tree(tmp_path),), fmt="json")).text)[
+        "storybooks"
+    ]
     assert [t["exact"] for t in book["tests"]] == ["0", "1/2"]  # one die of each colour
 
 

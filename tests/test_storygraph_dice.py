@@ -26,7 +26,7 @@ def _matches(rolled: list[str], required: list[str]) -> bool:
     need, rest = required[0], required[1:]
     for i, face in enumerate(rolled):
         if face == need or (face == "sphere" and need != "sphere") or (face == need == "sphere"):
-            if _matches(rolled[:i] + rolled[i + 1:], rest):
+            if _matches(rolled[:i] + rolled[i + 1 :], rest):
                 return True
     return False
 
@@ -43,11 +43,23 @@ def _brute(roll: dict[str, list[str]], sentience: dict[str, int]) -> Fraction:
 def test_each_die_has_every_type_and_its_favourite_twice() -> None:
     for colour in COLOURS:
         counts = Counter(faces(colour))
-        assert set(counts) == set(TYPES) and counts[FAVOURED[colour]] == 2 and sum(counts.values()) == 6
+        assert (
+            set(counts) == set(TYPES)
+            and counts[FAVOURED[colour]] == 2
+            and sum(counts.values()) == 6
+        )
 
 
-REQUIREMENTS = [["hand"], ["sphere"], ["eye", "eye"], ["skull", "sphere"], ["hand", "brain"],
-                ["sphere", "sphere"], ["brain", "brain", "brain"], ["hand", "eye", "skull"]]
+REQUIREMENTS = [
+    ["hand"],
+    ["sphere"],
+    ["eye", "eye"],
+    ["skull", "sphere"],
+    ["hand", "brain"],
+    ["sphere", "sphere"],
+    ["brain", "brain", "brain"],
+    ["hand", "eye", "skull"],
+]
 
 
 @pytest.mark.parametrize("colour", COLOURS)

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from storygraph_support import analysed, clean_entries, entry
 
 from dmtool.storygraph.dot import quote, to_dot
 from dmtool.storygraph.render import find_dot, render
-from storygraph_support import analysed, clean_entries, entry
 
 NASTY = [
     'Say "hi" ]; evil [shape=box',
@@ -23,10 +23,24 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _nasty_analysis(tmp_path: Path):  # type: ignore[no-untyped-def]
-    entries = clean_entries() + [
-        entry(2, [{"choice": [{"label": text, "effects": [{"goto": 10 + i}]} for i, text in enumerate(NASTY)]}],
-              kind="event"),
-    ] + [entry(10 + i, [{"end": "encounter"}], title=text) for i, text in enumerate(NASTY)]
+    entries = (
+        clean_entries()
+        + [
+            entry(
+                2,
+                [
+                    {
+                        "choice": [
+                            {"label": text, "effects": [{"goto": 10 + i}]}
+                            for i, text in enumerate(NASTY)
+                        ]
+                    }
+                ],
+                kind="event",
+            ),
+        ]
+        + [entry(10 + i, [{"end": "encounter"}], title=text) for i, text in enumerate(NASTY)]
+    )
     return analysed(tmp_path, entries, title='Book "<script>" \\G')
 
 
@@ -54,10 +68,14 @@ def test_dot_has_no_html_labels_urls_or_loose_text(tmp_path: Path) -> None:
     assert "back\\\\N slash\\\\l" in dot
     # Node ids are ours: e<number> or generated names.
     for node_id in re.findall(r"^\s*(\S+) \[label=", dot, flags=re.M):
-        assert re.fullmatch(r"(graph|e\d+|b_\w+|r\d+|legend_\w+|missing_\d+_-?\d+)", node_id), node_id
+        assert re.fullmatch(r"(graph|e\d+|b_\w+|r\d+|legend_\w+|missing_\d+_-?\d+)", node_id), (
+            node_id
+        )
 
 
-@pytest.mark.skipif(find_dot() is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)")
+@pytest.mark.skipif(
+    find_dot() is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)"
+)
 def test_svg_shows_authored_text_literally_and_safely(tmp_path: Path) -> None:
     svg = render(to_dot(_nasty_analysis(tmp_path)), "svg", find_dot() or "dot").decode("utf-8")
     root = ET.fromstring(svg)  # well-formed XML: nothing authored opened an element
@@ -73,28 +91,56 @@ def test_svg_shows_authored_text_literally_and_safely(tmp_path: Path) -> None:
 
 
 def test_drawing_marks_problems_and_has_a_legend(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 3}]}}], kind="event"),
-        entry(3, [{"goto": 404}]),
-        entry(4, [{"if": {"when": {"has_coda": "nobody"}, "then": [{"goto": 5}], "else": [{"end": "event"}]}}],
-              kind="event"),
-        entry(5, [{"end": "encounter"}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 3}]}}], kind="event"),
+            entry(3, [{"goto": 404}]),
+            entry(
+                4,
+                [
+                    {
+                        "if": {
+                            "when": {"has_coda": "nobody"},
+                            "then": [{"goto": 5}],
+                            "else": [{"end": "event"}],
+                        }
+                    }
+                ],
+                kind="event",
+            ),
+            entry(5, [{"end": "encounter"}]),
+        ],
+    )
     dot = to_dot(a)
     assert re.search(r'e2 \[.*color="#c62828", penwidth=2\.5', dot)  # dead end
     assert re.search(r'e5 \[.*style="filled,dashed"', dot)  # unreachable
     assert 'label="missing entry 404"' in dot
     assert re.search(r'e4 -> e5 \[label="if has coda nobody", style=dotted', dot)
     assert 'e2 -> e3 [label="pass"]' in dot
-    assert "cluster_legend" in dot and 'label="Round events"' in dot and 'label="Unreachable"' in dot
+    assert (
+        "cluster_legend" in dot and 'label="Round events"' in dot and 'label="Unreachable"' in dot
+    )
 
 
 def test_focus_and_ending_select_a_subgraph(tmp_path: Path) -> None:
-    a = analysed(tmp_path, clean_entries() + [
-        entry(2, [{"goto": 20}], kind="event"), entry(20, [{"goto": 21}]), entry(21, [{"goto": 22}]),
-        entry(22, [{"end": "encounter"}]),
-    ])
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"goto": 20}], kind="event"),
+            entry(20, [{"goto": 21}]),
+            entry(21, [{"goto": 22}]),
+            entry(22, [{"end": "encounter"}]),
+        ],
+    )
     near = to_dot(a, focus=21, depth=1)
     assert all(f"e{n} [" in near for n in (20, 21, 22)) and "e2 [" not in near
     finale = to_dot(a, ending="B")
-    assert "e911 [" in finale and "e912 [" in finale and "e921 [" not in finale and "e20 [" not in finale
+    assert (
+        "e911 [" in finale
+        and "e912 [" in finale
+        and "e921 [" not in finale
+        and "e20 [" not in finale
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from storygraph_support import entry, load, storybook_data, write
+
 from dmtool.model.storybook import (
     Storybook,
     always_exits,
@@ -11,19 +13,27 @@ from dmtool.model.storybook import (
     iter_branches,
     iter_effects,
 )
-from storygraph_support import entry, load, storybook_data, write
 
 P = ("entries", 0, "effects")
 
 
 def _shape(effects: list) -> list[tuple[list[str], str, object]]:
     """(decisions, exit kind, exit value) of each branch."""
-    return [([s.label for s in b.steps], b.exit.kind, b.exit.value) for b in iter_branches(effects, P)]
+    return [
+        ([s.label for s in b.steps], b.exit.kind, b.exit.value) for b in iter_branches(effects, P)
+    ]
 
 
 def test_a_test_has_a_branch_per_outcome_with_its_effects() -> None:
-    effects = [{"test": {"roll": {"red": ["hand"]}, "pass": [{"score": {"A": 2}}, {"goto": 5}],
-                         "fail": [{"lose_health": 1}, {"goto": 6}]}}]
+    effects = [
+        {
+            "test": {
+                "roll": {"red": ["hand"]},
+                "pass": [{"score": {"A": 2}}, {"goto": 5}],
+                "fail": [{"lose_health": 1}, {"goto": 6}],
+            }
+        }
+    ]
     branches = list(iter_branches(effects, P))
     assert _shape(effects) == [(["pass"], "goto", 5), (["fail"], "goto", 6)]
     assert [leaf.name for leaf in branches[0].leaves] == ["score"]
@@ -40,8 +50,14 @@ def test_sides_that_do_not_exit_fall_through_to_what_follows() -> None:
 
 
 def test_open_branch_points_at_the_last_decision() -> None:
-    effects = [{"choice": [{"label": "Go", "effects": [{"goto": 3}]},
-                           {"label": "Stay", "effects": [{"score": {"B": 1}}]}]}]
+    effects = [
+        {
+            "choice": [
+                {"label": "Go", "effects": [{"goto": 3}]},
+                {"label": "Stay", "effects": [{"score": {"B": 1}}]},
+            ]
+        }
+    ]
     branches = list(iter_branches(effects, P))
     assert _shape(effects) == [(["Go"], "goto", 3), (["Stay"], "open", None)]
     assert branches[1].exit.parts == P + (0, "choice", 1)
@@ -60,8 +76,11 @@ def test_if_may_and_groups() -> None:
         {"end": "encounter"},
     ]
     branches = list(iter_branches(effects, P))
-    assert _shape(effects) == [(["then"], "goto", 2), (["else", "take"], "end", "encounter"),
-                               (["else", "skip"], "end", "encounter")]
+    assert _shape(effects) == [
+        (["then"], "goto", 2),
+        (["else", "take"], "end", "encounter"),
+        (["else", "skip"], "end", "encounter"),
+    ]
     assert branches[1].steps[0].negated and branches[1].steps[0].condition == {"has_coda": "x"}
     assert [leaf.name for leaf in branches[1].leaves] == ["lose_health", "score"]
 
@@ -73,27 +92,54 @@ def test_terminals_end_branches() -> None:
 
 
 def test_iter_effects_visits_every_effect_once() -> None:
-    effects = [{"test": {"roll": {"red": ["hand"]}, "pass": [{"choice": [
-        {"label": "a", "effects": [{"gain_coda": "c1"}]}, {"label": "b", "effects": [{"goto": 1}]}]}],
-        "fail": [{"may": [{"gain_coda": "c2"}]}]}}]
+    effects = [
+        {
+            "test": {
+                "roll": {"red": ["hand"]},
+                "pass": [
+                    {
+                        "choice": [
+                            {"label": "a", "effects": [{"gain_coda": "c1"}]},
+                            {"label": "b", "effects": [{"goto": 1}]},
+                        ]
+                    }
+                ],
+                "fail": [{"may": [{"gain_coda": "c2"}]}],
+            }
+        }
+    ]
     names = [(n, p) for n, _, p in iter_effects(effects, P)]
     assert [n for n, _ in names] == ["test", "choice", "gain_coda", "goto", "may", "gain_coda"]
     assert names[2][1] == P + (0, "test", "pass", 0, "choice", 0, "effects", 0, "gain_coda")
 
 
 def test_always_exits_and_dead_effects() -> None:
-    exits = [{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 1}], "fail": [{"end": "encounter"}]}}]
+    exits = [
+        {"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 1}], "fail": [{"end": "encounter"}]}}
+    ]
     assert always_exits(exits)
     assert not always_exits([{"test": {"roll": {"red": ["hand"]}, "pass": [{"goto": 1}]}}])
     assert list(dead_effects(exits + [{"score": {"A": 1}}], P)) == [P + (1,)]
-    nested = [{"choice": [{"label": "a", "effects": [{"goto": 1}, {"lose_health": 1}]},
-                          {"label": "b", "effects": [{"goto": 2}]}]}]
+    nested = [
+        {
+            "choice": [
+                {"label": "a", "effects": [{"goto": 1}, {"lose_health": 1}]},
+                {"label": "b", "effects": [{"goto": 2}]},
+            ]
+        }
+    ]
     assert list(dead_effects(nested, P)) == [P + (0, "choice", 0, "effects", 1)]
 
 
 def test_storybook_from_file_keeps_positions_and_duplicates(tmp_path: Path) -> None:
-    data = storybook_data([entry(5, [{"goto": 6}]), entry(6, [{"end": "encounter"}]),
-                           entry(5, [{"end": "encounter"}])], setup={"text": "s", "effects": [{"goto": 5}]})
+    data = storybook_data(
+        [
+            entry(5, [{"goto": 6}]),
+            entry(6, [{"end": "encounter"}]),
+            entry(5, [{"end": "encounter"}]),
+        ],
+        setup={"text": "s", "effects": [{"goto": 5}]},
+    )
     book = load(write(tmp_path / "storybook.yaml", data))
     assert book.id == "test-book" and book.wanderer == "tester"
     assert list(book.entries)[:2] == [5, 6]
@@ -106,8 +152,12 @@ def test_storybook_from_file_keeps_positions_and_duplicates(tmp_path: Path) -> N
 
 
 def test_malformed_shapes_are_skipped_not_raised() -> None:
-    book = Storybook.from_data({"entries": [{"entry": "x"}, 3, {"entry": 2, "effects": "no"}],
-                                "endings": [{"ending": "Z"}, {"ending": "A", "conclusions": [7]}]})
+    book = Storybook.from_data(
+        {
+            "entries": [{"entry": "x"}, 3, {"entry": 2, "effects": "no"}],
+            "endings": [{"ending": "Z"}, {"ending": "A", "conclusions": [7]}],
+        }
+    )
     assert list(book.entries) == [2] and book.entries[2].effects == ()
     assert list(book.endings) == ["A"] and book.endings["A"].conclusions == ()
     assert Storybook.from_data(None).entries == {}

@@ -9,10 +9,10 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from storygraph_support import entry, storybook_data
 
 from dmtool.model.storybook import Storybook
 from dmtool.storygraph.analysis import analyse
-from storygraph_support import entry, storybook_data
 
 ENDINGS = "ABCD"
 
@@ -80,7 +80,9 @@ def test_score_bounds_and_certificates_match_brute_force(seed: int) -> None:
         assert analysis.scores.bounds[e].walk_max == _best(walks, lambda g, i=i: g[i])
         assert analysis.scores.bounds[e].walk_min == -_best(walks, lambda g, i=i: -g[i])
     for y in range(1, 4):
-        dominated = any(_best(walks, lambda g, x=x, y=y: max(g[y], 0) - g[x]) <= 0 for x in range(y))
+        dominated = any(
+            _best(walks, lambda g, x=x, y=y: max(g[y], 0) - g[x]) <= 0 for x in range(y)
+        )
         assert (ENDINGS[y] in analysis.scores.certificates) == dominated
 
 

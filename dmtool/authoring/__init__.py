@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dmtool.authoring._plans import CARD_KINDS
 from dmtool.authoring.commands import (
     FmtOptions,
     FmtResult,
@@ -13,6 +14,7 @@ from dmtool.authoring.commands import (
 from dmtool.authoring.fmt import FormatError, format_text
 
 __all__ = [
+    "CARD_KINDS",
     "FmtOptions",
     "FmtResult",
     "FormatError",

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dmtool.authoring._scalars import scalar_text
-from dmtool.authoring._source import BLOCK_STYLES, Coll, Item, Source
+from dmtool.authoring._scan import BLOCK_STYLES
+from dmtool.authoring._source import Coll, Item, Source
 from dmtool.authoring.keyorder import Cursor, KeyOrder
 
 INDENT = 2  # mapping indent; list dashes sit 2 in from their key, items 2 in from the dash
@@ -39,7 +40,8 @@ class _Emitter:
         for text in _header(self.source.header):
             self.out.append(_Line(text))
         if not root.value:
-            self.out.append(_Line("{}" if isinstance(root, MappingNode) else "[]"))
+            empty = "{}" if isinstance(root, MappingNode) else "[]"
+            self.out.append(_Line(empty, _lines(root)))
         elif isinstance(root, MappingNode):
             self._mapping(root, 0, self.order.root(_kind_of(root)), root=True)
         else:
@@ -61,7 +63,8 @@ class _Emitter:
         keys = [_key_name(item) for item in coll.items]
         return [coll.items[i] for i in self.order.order(cursor, keys, root=root)]
 
-    def _mapping(self, node: MappingNode, indent: int, cursor: Cursor, *, root: bool = False) -> None:
+    def _mapping(self, node: MappingNode, indent: int, cursor: Cursor, *,
+                 root: bool = False) -> None:
         coll = self.source.coll(node)
         keys = [_key_name(item) for item in coll.items]
         for position, item in enumerate(self._ordered(coll, cursor, root=root)):
@@ -191,9 +194,12 @@ class _Emitter:
         known = sorted(first)
         for number, comment in sorted(self.source.eol.items()):
             target = first.get(number)
-            if target is None:
+            if target is None and known:
                 earlier = [n for n in known if n < number]
                 target = first[earlier[-1]] if earlier else first[known[0]]
+            if target is None:  # nothing carries source lines: keep it on a line of its own
+                self.out.append(_Line(comment))
+                continue
             line = self.out[target]
             line.text = line.text.rstrip() + "  " + comment
 

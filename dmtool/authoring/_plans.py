@@ -86,8 +86,8 @@ def plan_wanderer(options: NewOptions) -> Plan:
         add(_file(folder, "world-shards", "world-shard", ids.shard(number), fill(
             tpl.WORLD_SHARD, id=ids.shard(number), wanderer=wid, number=number,
             sentience=", ".join(COLOURS[(number - 1 + i) % len(COLOURS)] for i in range(3)),
-            entry=shard_entry(number), first_ending=first, second_ending=second,
-            first_entry=finale_entries(first)[1], second_entry=finale_entries(second)[1])))
+            entry=shard_entry(number), e1=first, e2=second,
+            n1=finale_entries(first)[1], n2=finale_entries(second)[1])))
     for number in (1, 2, 3):
         add(_file(folder, "malformations", "malformation", ids.malformation(number), fill(
             tpl.MALFORMATION, id=ids.malformation(number), wanderer=wid, number=number,

@@ -55,7 +55,8 @@ def _plain_ok(value: str, *, flow: bool) -> bool:
     if not value or value != value.strip():
         return False
     analysis = _ANALYZER.analyze_scalar(value)
-    if analysis.multiline or not (analysis.allow_flow_plain if flow else analysis.allow_block_plain):
+    allowed = analysis.allow_flow_plain if flow else analysis.allow_block_plain
+    if analysis.multiline or not allowed:
         return False
     resolved = resolve_plain(value)
     if not isinstance(resolved, str) or resolved != value:

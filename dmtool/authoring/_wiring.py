@@ -83,7 +83,8 @@ def set_key(key: str, value: str) -> Edit:
                 node = item.value
                 if not isinstance(node, ScalarNode) or node.start_mark.line != node.end_mark.line:
                     raise UsageError(f"cannot set '{key}': its value is not a one-line value")
-                line, start, end = node.start_mark.line, node.start_mark.column, node.end_mark.column
+                line, start, end = (node.start_mark.line, node.start_mark.column,
+                                    node.end_mark.column)
                 lines[line] = lines[line][:start] + value + lines[line][end:]
                 return "\n".join(lines)
         return _insert(lines, _last_line(source, source.root), [f"{key}: {value}"])
@@ -103,7 +104,8 @@ def append_to(parts: tuple[str, ...], item_yaml: str) -> Edit:
             if node is not None:
                 raise UsageError(f"'{'/'.join(parts)}' is empty; write [] there first")
             column = source.coll(parent).col
-            return _insert(lines, _last_line(source, parent), _as_list(parts[-1], item_lines, column))
+            new = _as_list(parts[-1], item_lines, column)
+            return _insert(lines, _last_line(source, parent), new)
         if not isinstance(node, SequenceNode):
             raise UsageError(f"cannot add to '{'/'.join(parts)}': it is not a list")
         if item_yaml.strip() in [getattr(v, "value", None) for v in node.value]:

@@ -60,10 +60,11 @@ class FmtResult:
         """Human-readable lines for standard error."""
         lines = [f"{d.location}: {d.severity.value} {d.code} {d.message}" for d in self.problems]
         lines += [f"{s.display}: left untouched: {s.reason}" for s in self.skipped]
-        verb = "reformatted" if self.wrote else "would reformat"
-        lines += [f"{verb} {name}" for name in self.changed]
+        lines += [f"{'reformatted' if self.wrote else 'would reformat'} {name}"
+                  for name in self.changed]
         untouched = len(self.problems) + len(self.skipped)
         done = self.files - len(self.changed) - untouched
+        verb = "reformatted" if self.wrote else "would be reformatted"
         tail = f"{len(self.changed)} file(s) {verb}, {done} already formatted"
         if untouched:
             tail += f", {untouched} left untouched"
@@ -87,17 +88,17 @@ def run_fmt(options: FmtOptions) -> FmtResult:
         if loaded.document is None or errors:
             result.problems.extend(errors or loaded.diagnostics)
             continue
-        before = path.read_bytes().decode("utf-8-sig")
+        before = path.read_bytes().decode("utf-8")  # the loader vetted the encoding
         try:
             after = format_text(before, order=order, width=options.width)
         except FormatError as exc:
             result.skipped.append(Skipped(display, str(exc)))
             continue
-        if after == path.read_bytes().decode("utf-8"):
+        if after == before:
             continue
         result.changed.append(display)
         if writing:
-            write_text_atomic(path, after)
+            write_text_atomic(path.resolve(), after)  # through a symlink, not over it
         else:
             result.diffs.append(unified_diff(before, after, display))
     result.wrote = writing
@@ -109,7 +110,7 @@ def run_fmt(options: FmtOptions) -> FmtResult:
 def unified_diff(before: str, after: str, display: str) -> str:
     """A unified diff from the file as it is to the file as `dmtool fmt` would write it."""
     lines = difflib.unified_diff(
-        before.replace("\r\n", "\n").splitlines(keepends=True),
+        before.removeprefix("\ufeff").replace("\r\n", "\n").splitlines(keepends=True),
         after.splitlines(keepends=True),
         fromfile=display,
         tofile=f"{display} (formatted)",

@@ -13,6 +13,7 @@ from dmtool.engine.errors import Reject
 from dmtool.engine.state import GameState, Wanderer
 
 Checker = Callable[[GameState, Catalog, Wanderer, Any, bool], Plan]
+CHARGED_ACTION_COST = 1
 CHECKS: dict[str, Checker] = {}
 
 
@@ -87,7 +88,7 @@ def _encounter(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free:
     if card is not None:
         if card not in state.shards[shard].cards:
             raise Reject("no_encounter", f"The encounter card '{card}' is not on shard {shard}.")
-        defn = catalog.encounter_cards.get(card, {})
+        defn = catalog.encounter_cards.get(card) or catalog.finale_cards.get(card, {})
         gate = defn.get("entrance")
         if gate and "when" in gate and not _holds(state, catalog, w, gate["when"]):
             raise Reject("entrance_condition", f"The entrance condition of '{card}' does not "
@@ -96,6 +97,13 @@ def _encounter(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free:
                                                                "card": card})
     if state.shards[shard].has("completed"):
         raise Reject("encounter_completed", f"Shard {shard}'s encounter is completed.")
+    if state.stage == "finale":
+        # Only the finale encounter of the current ending may be entered.
+        entry = catalog.finale_entry(shard, state.ending)
+        if entry is None:
+            raise Reject("no_encounter", f"Shard {shard} has no finale encounter for ending "
+                         f"{state.ending}.")
+        return Plan("encounter", BASE_COST["encounter"], data={"entry": entry})
     entry = catalog.shard_entry(shard)
     if entry is None:
         raise Reject("no_encounter", f"Shard {shard} has no encounter.")
@@ -137,6 +145,10 @@ def _trade(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: boo
                      f"{w.id}'s space.")
     give, take = list(args.get("give", [])), list(args.get("take", []))
     for cards, holder in ((give, w), (take, other)):
+        codas = [c for c in cards if c in holder.codas]
+        if codas:
+            raise Reject("not_tradeable", f"'{codas[0]}' is a coda card; codas are never "
+                         "traded.")
         short = Counter(cards) - Counter(holder.domain_cards)
         if short:
             raise Reject("card_not_held", f"{holder.id} does not hold the domain card "
@@ -158,6 +170,8 @@ def _existence(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free:
 
 @checker("confront")
 def _confront(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    if state.stage == "finale":
+        raise Reject("no_confrontation", "The finale has no confrontation actions.")
     m = state.monsters.get(state.abomination or "")
     if m is None:
         raise Reject("no_abomination", "The abomination is not on the board.")
@@ -174,10 +188,27 @@ def _component(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free:
         raise Reject("card_not_held", f"{w.id} holds no card '{card}'.")
     defn = catalog.existence_cards.get(card) or catalog.domain_cards.get(card) or {}
     action = defn.get("action")
+    charged = card in w.domain_cards and bool(defn.get("charges"))
+    if not isinstance(action, dict) and charged and defn.get("effects"):
+        # A charged item without a printed cost: one charge and 1 mental capacity per use.
+        action = {"cost": CHARGED_ACTION_COST, "effects": defn["effects"]}
     if not isinstance(action, dict):
         raise Reject("no_component_action", f"'{card}' has no action.")
-    return Plan("component", action.get("cost", 0), data={"card": card,
-                                                          "effects": action.get("effects", [])})
+    if charged and w.charges.get(card, 0) <= 0:
+        raise Reject("no_component_action", f"'{card}' has no charge left.")
+    return Plan("component", action.get("cost", 0), data={
+        "card": card, "effects": action.get("effects", []), "charge": charged})
+
+
+@checker("legacy")
+def _legacy(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    from dmtool.engine.legacy import consumables
+
+    card = args.get("card")
+    if "legacy" in w.used or card not in consumables(state, catalog, w):
+        raise Reject("legacy_unavailable", f"{w.id} cannot spend the legacy card '{card}' now "
+                     "(one consumable per round, each once per game).")
+    return Plan("legacy", 0, data={"card": card})
 
 
 @checker("pass")

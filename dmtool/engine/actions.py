@@ -13,12 +13,12 @@ from dmtool.engine.state import GameState, Wanderer
 from dmtool.engine.turns import active_characters
 
 WANDERER_ACTIONS = ("move", "attack", "encounter", "domain", "search", "trade", "existence",
-                    "confront", "component", "pass", "support")
+                    "confront", "component", "pass", "support", "legacy")
 SYSTEM_ACTIONS = ("effect", "activate", "advance", "event_phase", "refresh", "start_game",
-                  "summon")
+                  "summon", "start_finale", "reset_wanderer")
 ACTION_KINDS = WANDERER_ACTIONS + SYSTEM_ACTIONS
 BASE_COST = {"move": 0, "attack": 2, "confront": 2, "encounter": 2, "domain": 1, "search": 1,
-             "trade": 0, "existence": 0, "pass": 0}
+             "trade": 0, "existence": 0, "pass": 0, "legacy": 0}
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,15 @@ class Catalog:
     round_trackers: list[int] = field(default_factory=list)
     shards: dict[int, dict[str, Any]] = field(default_factory=dict)
     board: Board = field(default_factory=Board)
+    # Part 2: the storybook's special setup and endings, the finale's cards, devour cards,
+    # families (lineage punishments) and finale legacy cards.
+    setup: dict[str, Any] = field(default_factory=dict)
+    endings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    finale_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    finale_legacy_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    devour_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    families: dict[str, dict[str, Any]] = field(default_factory=dict)
+    wanderers: dict[str, dict[str, Any]] = field(default_factory=dict)  # content dashboards
 
     def __post_init__(self) -> None:
         for n in SHARDS:
@@ -45,6 +54,36 @@ class Catalog:
     def shard_entry(self, number: int) -> int | None:
         encounter = self.shards[number].get("encounter")
         return encounter.get("entry") if isinstance(encounter, dict) else None
+
+    def finale_entry(self, number: int, ending: str | None) -> int | None:
+        """The entry of the shard's finale encounter for the current ending, if it has one."""
+        found = self.shards[number].get("finale", {})
+        return found.get(ending) if ending else None
+
+    def legacy_cards(self, abomination: str) -> dict[str, dict[str, Any]]:
+        """An abomination's legacy cards by id ('<abomination>/legacy-N', N from 1)."""
+        cards = self.monsters.get(abomination, {}).get("legacy_cards", [])
+        return {f"{abomination}/legacy-{i + 1}": c for i, c in enumerate(cards)}
+
+    def legacy_card(self, card: str) -> dict[str, Any] | None:
+        abomination, _, _ = card.partition("/")
+        return self.legacy_cards(abomination).get(card)
+
+    def family_of(self, abomination: str) -> str | None:
+        family = self.monsters.get(abomination, {}).get("family")
+        if family:
+            return str(family)
+        for fid, doc in self.families.items():
+            if abomination in doc.get("abominations", []):
+                return fid
+        return None
+
+    def owner(self, card: str) -> str | None:
+        """The wanderer whose forgotten envelope holds a card, if the catalogue knows."""
+        for pool in (self.existence_cards, self.domain_cards, self.finale_legacy_cards):
+            if card in pool and pool[card].get("wanderer"):
+                return str(pool[card]["wanderer"])
+        return None
 
     def confrontation_card(self, abomination: str, number: int) -> dict[str, Any]:
         """Confrontation cards are numbered 1..10 in the order the abomination lists them."""
@@ -62,4 +101,11 @@ class Catalog:
             "round_trackers": self.round_trackers,
             "shards": {str(k): v for k, v in self.shards.items()},
             "board": [list(p) for p in self.board.paths],
+            "setup": self.setup,
+            "endings": self.endings,
+            "finale_cards": self.finale_cards,
+            "finale_legacy_cards": self.finale_legacy_cards,
+            "devour_cards": self.devour_cards,
+            "families": self.families,
+            "wanderers": self.wanderers,
         }

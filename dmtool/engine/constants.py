@@ -54,6 +54,10 @@ CONDITION_DECKS: dict[str, tuple[int, bool]] = {
     "withered": (12, False),
 }
 
+# Discarded cards of these types go under their deck; all others go back on top.
+DISCARD_TO_BOTTOM: frozenset[str] = frozenset({"disoriented", "lightheaded", "traumatized"})
+TRAUMATIZED_SORTS = 5  # five sorts of Traumatized card, each with its own back
+
 Domain = tuple[str, str]  # (colour, type)
 
 

@@ -46,6 +46,7 @@ class Ctx:
     who: str | None = None  # the resolving wanderer
     monster: str | None = None  # the acting monster
     outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in
+    epilogue: bool = False  # resolving the end of the stage: effects run after it ended
 
     def emit(self, event: str, **data: Any) -> None:
         self.events.append({"event": event, **data})
@@ -64,7 +65,7 @@ class Ctx:
 
     @property
     def halted(self) -> bool:
-        return self.state.outcome != "ongoing" or self.frame.ended
+        return (self.state.outcome != "ongoing" and not self.epilogue) or self.frame.ended
 
     def wanderer(self, wid: str) -> Wanderer:
         return self.state.wanderers[wid]

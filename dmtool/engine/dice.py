@@ -148,8 +148,8 @@ class ScriptedDice:
         return value
 
     def shuffle(self, state: GameState, deck: str, cards: list[Any]) -> list[Any]:
-        if len(cards) <= 1:
-            return list(cards)  # nothing to decide, so nothing to script
+        if len(set(map(str, cards))) <= 1:
+            return list(cards)  # nothing to decide (no cards, or all alike): nothing to script
         what = f"a shuffle of the {deck} deck ({len(cards)} cards)"
         entry = self._next(what)
         body = entry.data.get("shuffle")

@@ -37,7 +37,7 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
     Dice and policy are asked as the rules need them; a rejection leaves no trace in the
     state (a scripted source that was read from should be rolled back by the caller).
     """
-    from dmtool.engine import phases, setup  # noqa: F401  (registers the system steps)
+    from dmtool.engine import finale, phases, refresh, setup  # noqa: F401  (system steps)
     from dmtool.engine.perform import perform
 
     try:
@@ -50,6 +50,8 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
         else:
             plan = check(work, catalog, action)
             perform(ctx, work.wanderers[action.wanderer or ""], plan)
+        # However the wanderer stage ended, its end (the abomination's back) follows at once.
+        finale.wrap_up(ctx)
     except Reject as rejection:
         return Rejected(rejection.code, rejection.message)
     return Applied(work, ctx.events)
@@ -87,6 +89,7 @@ def _active(state: GameState) -> list[str]:
 
 def _candidates(state: GameState, catalog: Catalog, wid: str) -> list[tuple[str, Any]]:
     from dmtool.engine.constants import domain_text
+    from dmtool.engine.legacy import consumables
 
     w = state.wanderers[wid]
     here = w.shard or 0
@@ -100,6 +103,7 @@ def _candidates(state: GameState, catalog: Catalog, wid: str) -> list[tuple[str,
     plain += [("trade", {"with": o.id, "give": [], "take": []})
               for o in state.wanderers.values() if o.id != wid]
     plain += [("existence", {"card": c}) for c in w.existence_deck]
+    plain += [("legacy", {"card": c}) for c in consumables(state, catalog, w)]
     plain += [("component", {"card": c}) for c in w.existence_cards + w.domain_cards]
     support = []
     for card, up in state.support.items():

@@ -39,6 +39,11 @@ REJECTIONS: dict[str, str] = {
     "bad_setup": "The game cannot be set up this way.",
     "not_summonable": "Only a dead wanderer is summoned into an encounter.",
     "bad_action": "The action is malformed.",
+    "no_finale": "The finale is set up only after the wanderer stage is won.",
+    "no_confrontation": "There are no confrontation actions in the finale stage.",
+    "not_tradeable": "Coda cards cannot be traded or discarded by choice.",
+    "legacy_unavailable": "The wanderer holds no such consumable legacy card, has spent it "
+                          "this game, or has already used one this round.",
 }
 
 

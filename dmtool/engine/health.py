@@ -9,12 +9,21 @@ from dmtool.engine.state import Wanderer
 
 
 def end_stage(ctx: Ctx, outcome: str, reason: str) -> None:
-    """The stage ends at once (won or failed); later effects do not resolve."""
-    if ctx.state.outcome != "ongoing":
+    """The stage ends at once (won or failed); later effects do not resolve. The end of the
+    wanderer stage (the abomination card's back) is resolved when the transition finishes."""
+    state = ctx.state
+    if state.outcome != "ongoing":
         return
-    ctx.state.outcome = outcome
-    ctx.state.reason = reason
-    ctx.state.phase = "ended"
+    if state.stage == "finale" and outcome == "failed":
+        # The finale cannot be failed; only a conclusion ends it (the engine's reading).
+        ctx.emit("not_resolved", effect="fail_stage", reason="the finale ends only in a "
+                 "conclusion")
+        return
+    state.outcome = outcome
+    state.reason = reason
+    state.phase = "ended"
+    if state.stage == "wanderer":
+        state.wanderer_outcome = outcome
     ctx.emit("stage_" + outcome, reason=reason)
 
 
@@ -152,13 +161,14 @@ def die(ctx: Ctx, w: Wanderer) -> None:
         # The block being read in that encounter finishes; then the encounter ends.
         inside.death_depth = max(inside.depth, 1)
     withered = w.conditions.get(WITHERED, 0) + 1
-    w.conditions[WITHERED] = withered
-    if state.condition_decks.get(WITHERED, 0) > 0:
-        state.condition_decks[WITHERED] -= 1
-    ctx.emit("condition_gained", wanderer=w.id, condition=WITHERED, count=withered)
-    if withered >= WITHERED_LIMIT:
+    if withered >= WITHERED_LIMIT and state.stage == "wanderer":
+        w.conditions[WITHERED] = withered
+        ctx.emit("condition_gained", wanderer=w.id, condition=WITHERED, count=withered)
         end_stage(ctx, "failed", "fourth_withered")
         return
+    from dmtool.engine.condition_cards import draw
+
+    draw(ctx, w, WITHERED, force=True)
     w.max_health = max(0, w.max_health - 1)
     w.wounds = w.max_health
     level = w.mc
@@ -173,5 +183,11 @@ def die(ctx: Ctx, w: Wanderer) -> None:
             ctx.emit("death_punishment", abomination=abomination, wanderer=w.id)
             with ctx.acting(who=w.id):
                 run_effects(ctx, punishment["effects"])
+    if state.stage == "finale":
+        if w.id == state.central and not ctx.halted:
+            from dmtool.engine.finale import central_died
+
+            central_died(ctx)
+        return
     if not state.living() and not any(ctx.frozen(o) for o in state.wanderers.values()):
         end_stage(ctx, "failed", "all_wanderers_dead")

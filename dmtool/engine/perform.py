@@ -10,6 +10,7 @@ from dmtool.engine.actions import Plan
 from dmtool.engine.constants import COLOURS, domain_text
 from dmtool.engine.context import Ctx, Frame
 from dmtool.engine.effects.wanderer import draw_domain_card, enforce_limit, give_domain_card
+from dmtool.engine.rolls import discard_domain_card
 from dmtool.engine.state import Wanderer
 from dmtool.engine.turns import phase_over
 
@@ -35,7 +36,7 @@ def perform(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
     if "support" in plan.data:
         ctx.state.support[plan.data["support"]] = False
     w.support_last = "support" in plan.data
-    if plan.kind in ("domain", "search", "trade") and not plan.free:
+    if plan.kind in ("domain", "search", "trade", "legacy") and not plan.free:
         w.used.add(plan.kind)
     DOERS[plan.kind](ctx, w, plan)
     end_of_action(ctx)
@@ -118,8 +119,21 @@ def _existence(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
 
 @doer("component")
 def _component(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
+    card = plan.data["card"]
+    if plan.data.get("charge"):
+        w.charges[card] -= 1  # one existence token leaves the card
+        ctx.emit("charge_spent", wanderer=w.id, card=card, left=w.charges[card])
     with ctx.in_frame(Frame("effect", wanderer=w.id)), ctx.acting(who=w.id):
         story.run_effects(ctx, plan.data["effects"])
+    if plan.data.get("charge") and w.charges.get(card, 1) <= 0 and card in w.domain_cards:
+        discard_domain_card(ctx, w, card, why="no charges left")
+
+
+@doer("legacy")
+def _legacy(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
+    from dmtool.engine.legacy import consume
+
+    consume(ctx, w, plan.data["card"])
 
 
 @doer("pass")

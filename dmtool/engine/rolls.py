@@ -56,15 +56,12 @@ def can_use(w: Wanderer, colour: str, kind: str) -> Domain | None:
 
 
 def start_pool(ctx: Ctx, w: Wanderer, kind: str, counts: dict[str, int], why: str) -> Pool:
+    from dmtool.engine.devour import reduce_dice
+
     pool = Pool(w.id, kind)
-    counts = devour_reduction(ctx, w, counts)
+    counts = reduce_dice(ctx, w, counts, kind)  # the optional devour rule takes dice away
     roll_into(ctx, pool, counts, why)
     return pool
-
-
-def devour_reduction(ctx: Ctx, w: Wanderer, counts: dict[str, int]) -> dict[str, int]:
-    """The optional devour rule removes dice (part 2 of the rules); without it, unchanged."""
-    return counts
 
 
 def help_loop(ctx: Ctx, w: Wanderer, pool: Pool) -> None:

@@ -1,10 +1,12 @@
-"""Setting up the wanderer stage: support cards, decks, placement, trackers, starting domains."""
+"""Setting up the wanderer stage: support cards, decks, placement, trackers, starting domains,
+and what earlier games left behind (unlocked cards, legacy cards, lineage tokens)."""
 
 from __future__ import annotations
 
+from dmtool.engine import devour, legacy, story
 from dmtool.engine.actions import Action
 from dmtool.engine.constants import COLOURS, CONDITION_DECKS, SCORE_GOALS, domain_text
-from dmtool.engine.context import Ctx
+from dmtool.engine.context import Ctx, Frame
 from dmtool.engine.errors import Reject
 from dmtool.engine.monsters import place
 from dmtool.engine.phases import step
@@ -31,9 +33,12 @@ def _start_game(ctx: Ctx, action: Action) -> None:
     if variant not in SCORE_GOALS:
         raise Reject("bad_setup", f"The variant is one of {', '.join(SCORE_GOALS)}.")
     state.score_goal = SCORE_GOALS[variant]
+    if "devour" in (action.args or {}):
+        state.devour_rule = bool(action.arg("devour"))
     state.support = dict.fromkeys(support_cards_for(ctx, count), True)
     ctx.emit("setup", players=players, wanderers=count, score_goal=state.score_goal,
-             support_cards=list(state.support))
+             support_cards=list(state.support), devour_rule=state.devour_rule)
+    _earlier_games(ctx)
 
     # 1.3: the domain deck is shuffled once the starting cards are taken out.
     held = {c for w in state.wanderers.values() for c in w.domain_cards}
@@ -57,10 +62,57 @@ def _start_game(ctx: Ctx, action: Action) -> None:
     terror_deck = [c for c in state.decks.get("terror", [])
                    if catalog.monsters.get(c, {}).get("wanderer") != state.central]
     state.decks["terror"] = ctx.dice.shuffle(state, "terror", terror_deck)
-    for kind, (size, _) in CONDITION_DECKS.items():
-        state.condition_decks.setdefault(kind, size)
-    state.phase = "event"
-    ctx.emit("phase", phase="event", round=state.round)
+    # 5.3: condition decks; Disoriented, Lightheaded and Traumatized are shuffled.
+    for kind, (size, shuffled) in CONDITION_DECKS.items():
+        pile = state.condition_decks.setdefault(kind, [kind] * size)
+        if shuffled:
+            state.condition_decks[kind] = ctx.dice.shuffle(state, kind, pile)
+    devour.build_deck(ctx)
+    _lineage(ctx)
+    _storybook_setup(ctx)
+    if state.outcome == "ongoing":
+        state.phase = "event"
+        ctx.emit("phase", phase="event", round=state.round)
+
+
+def _earlier_games(ctx: Ctx) -> None:
+    """Unlocked envelope cards join their decks; passive legacy cards and finale legacy cards
+    change the starting sheets (before trackers are set and domains rolled)."""
+    state, catalog = ctx.state, ctx.catalog
+    for card in state.unlocked:
+        owner = catalog.existence_cards.get(card, {}).get("wanderer")
+        w = state.wanderers.get(owner or "")
+        if w is not None and card not in w.existence_deck and card not in w.existence_cards:
+            w.existence_deck.append(card)
+        elif card in catalog.domain_cards and card not in state.decks.get("domain", []):
+            state.decks.setdefault("domain", []).append(card)
+    for w in state.wanderers.values():
+        legacy.apply_at_setup(ctx, w)
+
+
+def _lineage(ctx: Ctx) -> None:
+    """4.5: the chosen abomination's family punishes the wanderers for each lineage token."""
+    state, catalog = ctx.state, ctx.catalog
+    family = catalog.family_of(state.abomination) if state.abomination else None
+    if family is None:
+        return
+    tokens = state.lineage.get(family, [])
+    for punishment in catalog.families.get(family, {}).get("punishments", []):
+        if punishment.get("abomination") in tokens and not ctx.halted:
+            ctx.emit("lineage_punishment", family=family,
+                     abomination=punishment["abomination"])
+            with ctx.in_frame(Frame("effect")), ctx.acting(who=state.central):
+                story.run_effects(ctx, punishment.get("effects", []))
+
+
+def _storybook_setup(ctx: Ctx) -> None:
+    """1.6: the storybook's special setup (resolved once the board is ready)."""
+    effects = ctx.catalog.setup.get("effects", [])
+    if effects:
+        ctx.emit("storybook_setup")
+        with ctx.in_frame(Frame("event", wanderer=ctx.state.central)), \
+                ctx.acting(who=ctx.state.central):
+            story.run_effects(ctx, effects)
 
 
 def _abomination(ctx: Ctx) -> None:
@@ -84,4 +136,3 @@ def _abomination(ctx: Ctx) -> None:
     conf["discard"] = []
     conf["active"] = conf["deck"].pop(0) if conf["deck"] else None
     ctx.emit("confrontation_revealed", card=conf["active"])
-

@@ -5,181 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dmtool.engine.constants import (
-    DOMAIN_CARD_LIMIT,
-    ENDINGS,
-    SHARDS,
-    WITHERED,
-    Domain,
-    domain_text,
-    domains_to_mapping,
-    parse_domain,
-)
+from dmtool.engine.constants import ENDINGS, SHARDS
+from dmtool.engine.records import Monster, Shard, Wanderer
 
-
-def _domains_list(domains: dict[Domain, int]) -> list[str]:
-    """Stored domains as sorted 'colour type' texts (a list, so expectations compare exactly)."""
-    mapping = domains_to_mapping(d for d, n in domains.items() for _ in range(n))
-    return [f"{colour} {kind}" for colour, kinds in mapping.items() for kind in kinds]
-
-
-@dataclass(slots=True)
-class Wanderer:
-    """One wanderer's dashboard, sheet and hand."""
-
-    id: str
-    sentience: dict[str, int]
-    max_health: int
-    max_mc: int
-    mc: int
-    wounds: int = 0
-    existence: int = 0
-    shard: int | None = None
-    alive: bool = True
-    domains: dict[Domain, int] = field(default_factory=dict)
-    domain_cards: list[str] = field(default_factory=list)
-    charges: dict[str, int] = field(default_factory=dict)
-    domain_card_limit: int = DOMAIN_CARD_LIMIT
-    codas: list[str] = field(default_factory=list)
-    exhausted: list[str] = field(default_factory=list)
-    conditions: dict[str, int] = field(default_factory=dict)
-    existence_deck: list[str] = field(default_factory=list)
-    existence_cards: list[str] = field(default_factory=list)
-    malformations: list[str] = field(default_factory=list)
-    trapped: dict[str, int] | None = None  # {"shard": n, "entry": e}
-    used: set[str] = field(default_factory=set)  # per-round limits: domain, search, trade
-    support_last: bool = False  # the last action was a support card
-
-    def clone(self) -> Wanderer:
-        return Wanderer(
-            self.id, dict(self.sentience), self.max_health, self.max_mc, self.mc, self.wounds,
-            self.existence, self.shard, self.alive, dict(self.domains), list(self.domain_cards),
-            dict(self.charges), self.domain_card_limit, list(self.codas), list(self.exhausted),
-            dict(self.conditions), list(self.existence_deck), list(self.existence_cards),
-            list(self.malformations), dict(self.trapped) if self.trapped else None,
-            set(self.used), self.support_last,
-        )
-
-    def dice(self, colour: str) -> int:
-        """Dice rolled for a colour: the recorded value, negative values counting as zero."""
-        return max(0, self.sentience.get(colour, 0))
-
-    def stored(self, domain: Domain) -> int:
-        return self.domains.get(domain, 0)
-
-    def store(self, domain: Domain, n: int = 1) -> None:
-        self.domains[domain] = self.domains.get(domain, 0) + n
-
-    def spend(self, domain: Domain, n: int = 1) -> None:
-        left = self.domains.get(domain, 0) - n
-        if left < 0:
-            raise ValueError(f"{self.id} has no {domain_text(domain)} to spend")
-        if left:
-            self.domains[domain] = left
-        else:
-            del self.domains[domain]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "sentience": dict(self.sentience),
-            "max_health": self.max_health,
-            "wounds": self.wounds,
-            "health": max(0, self.max_health - self.wounds),
-            "max_mental_capacity": self.max_mc,
-            "mental_capacity": self.mc,
-            "existence": self.existence,
-            "shard": self.shard,
-            "alive": self.alive,
-            "domains": _domains_list(self.domains),
-            "domain_cards": list(self.domain_cards),
-            "charges": dict(self.charges),
-            "domain_card_limit": self.domain_card_limit,
-            "codas": list(self.codas),
-            "exhausted_codas": list(self.exhausted),
-            "conditions": dict(self.conditions),
-            "withered": self.conditions.get(WITHERED, 0),
-            "existence_deck": list(self.existence_deck),
-            "existence_cards": list(self.existence_cards),
-            "malformations": list(self.malformations),
-            "trapped": dict(self.trapped) if self.trapped else None,
-            "used": sorted(self.used),
-            "support_last": self.support_last,
-        }
-
-    @classmethod
-    def from_dict(cls, wid: str, d: dict[str, Any]) -> Wanderer:
-        domains: dict[Domain, int] = {}
-        raw = d.get("domains", {})
-        listed = (parse_domain(t) for t in raw) if isinstance(raw, list) else (
-            (c, k) for c, kinds in raw.items() for k in kinds)
-        for domain in listed:
-            domains[domain] = domains.get(domain, 0) + 1
-        return cls(
-            wid, dict(d["sentience"]), d["max_health"], d["max_mental_capacity"],
-            d["mental_capacity"], d.get("wounds", 0), d.get("existence", 0), d.get("shard"),
-            d.get("alive", True), domains, list(d.get("domain_cards", [])),
-            dict(d.get("charges", {})), d.get("domain_card_limit", DOMAIN_CARD_LIMIT),
-            list(d.get("codas", [])), list(d.get("exhausted_codas", [])),
-            dict(d.get("conditions", {})), list(d.get("existence_deck", [])),
-            list(d.get("existence_cards", [])), list(d.get("malformations", [])),
-            dict(d["trapped"]) if d.get("trapped") else None, set(d.get("used", [])),
-            bool(d.get("support_last", False)),
-        )
-
-
-@dataclass(slots=True)
-class Monster:
-    """A monster on the board: terror, malformation, abomination or final boss."""
-
-    id: str  # the card id; each card has one figure
-    kind: str
-    shard: int
-    max_health: int
-    max_mc: int
-    mc: int
-    wounds: int = 0
-    rifts: list[Domain] = field(default_factory=list)
-
-    def clone(self) -> Monster:
-        return Monster(self.id, self.kind, self.shard, self.max_health, self.max_mc, self.mc,
-                       self.wounds, list(self.rifts))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "shard": self.shard,
-            "max_health": self.max_health,
-            "wounds": self.wounds,
-            "health": max(0, self.max_health - self.wounds),
-            "max_mental_capacity": self.max_mc,
-            "mental_capacity": self.mc,
-            "rifts": [domain_text(r) for r in self.rifts],
-        }
-
-    @classmethod
-    def from_dict(cls, mid: str, d: dict[str, Any]) -> Monster:
-        return cls(mid, d["kind"], d["shard"], d["max_health"], d["max_mental_capacity"],
-                   d["mental_capacity"], d.get("wounds", 0),
-                   [parse_domain(r) for r in d.get("rifts", [])])
-
-
-@dataclass(slots=True)
-class Shard:
-    """What lies on one world shard: tokens by kind and encounter cards."""
-
-    tokens: dict[str, int] = field(default_factory=dict)
-    cards: list[str] = field(default_factory=list)
-
-    def clone(self) -> Shard:
-        return Shard(dict(self.tokens), list(self.cards))
-
-    def has(self, token: str) -> bool:
-        return self.tokens.get(token, 0) > 0
+__all__ = ["GameState", "Monster", "Shard", "Wanderer"]
 
 
 @dataclass(slots=True)
 class GameState:
-    """Everything that changes during a game. Card texts live in the Catalog, not here."""
+    """Everything that changes during a game. Card texts live in the Catalog, not here.
+
+    The campaign part (unlocked cards, legacy cards, finale legacy cards, lineage tokens) is
+    read from the campaign state at setup and written back when the game ends.
+    """
 
     central: str
     wanderers: dict[str, Wanderer] = field(default_factory=dict)
@@ -187,8 +25,8 @@ class GameState:
     shards: dict[int, Shard] = field(default_factory=lambda: {n: Shard() for n in SHARDS})
     round: int = 1
     phase: str = "action"  # setup | event | action | refresh | ended
-    stage: str = "wanderer"  # wanderer | finale (part 2)
-    outcome: str = "ongoing"  # ongoing | won | failed
+    stage: str = "wanderer"  # wanderer | finale
+    outcome: str = "ongoing"  # ongoing | won | failed (wanderer stage) | concluded (finale)
     reason: str | None = None
     scores: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENDINGS, 0))
     score_goal: int = 40
@@ -197,7 +35,7 @@ class GameState:
     confrontation: dict[str, Any] = field(
         default_factory=lambda: {"deck": [], "active": None, "discard": []})
     decks: dict[str, list[Any]] = field(default_factory=dict)  # top first
-    condition_decks: dict[str, int] = field(default_factory=dict)
+    condition_decks: dict[str, list[str]] = field(default_factory=dict)  # card ids, top first
     support: dict[str, bool] = field(default_factory=dict)  # card id -> face up
     killed: list[str] = field(default_factory=list)
     visited: list[int] = field(default_factory=list)
@@ -205,6 +43,14 @@ class GameState:
     spawned_cards: list[str] = field(default_factory=list)
     devour_rule: bool = False
     rng: int = 0
+    wanderer_outcome: str | None = None  # how the wanderer stage ended (won | failed)
+    wrapped_up: bool = False  # the end of the wanderer stage (abomination back) is resolved
+    ending: str | None = None  # the finale's ending
+    conclusion: dict[str, Any] | None = None  # {entry, legacy} once the finale concluded
+    legacy: dict[str, list[str]] = field(default_factory=dict)  # wanderer -> legacy card ids
+    legacy_used: dict[str, list[str]] = field(default_factory=dict)  # consumables spent
+    finale_legacy: dict[str, str] = field(default_factory=dict)  # wanderer -> card id
+    lineage: dict[str, list[str]] = field(default_factory=dict)  # family -> abominations
 
     def clone(self) -> GameState:
         return GameState(
@@ -216,19 +62,44 @@ class GameState:
             self.score_goal, self.abomination, self.abomination_killed,
             {"deck": list(self.confrontation["deck"]), "active": self.confrontation["active"],
              "discard": list(self.confrontation["discard"])},
-            {k: list(v) for k, v in self.decks.items()}, dict(self.condition_decks),
+            {k: list(v) for k, v in self.decks.items()},
+            {k: list(v) for k, v in self.condition_decks.items()},
             dict(self.support), list(self.killed), list(self.visited), list(self.unlocked),
-            list(self.spawned_cards), self.devour_rule, self.rng,
+            list(self.spawned_cards), self.devour_rule, self.rng, self.wanderer_outcome,
+            self.wrapped_up, self.ending, dict(self.conclusion) if self.conclusion else None,
+            {k: list(v) for k, v in self.legacy.items()},
+            {k: list(v) for k, v in self.legacy_used.items()}, dict(self.finale_legacy),
+            {k: list(v) for k, v in self.lineage.items()},
         )
 
     def living(self) -> list[Wanderer]:
         """Wanderers in play: the dead are out of the game until they respawn."""
         return [w for w in self.wanderers.values() if w.alive]
 
+    @property
+    def game_over(self) -> bool:
+        """A failed wanderer stage ends the game; so does a concluded (or ended) finale."""
+        if self.stage == "finale":
+            return self.outcome != "ongoing"
+        return self.outcome == "failed"
+
+    def campaign_view(self) -> dict[str, Any]:
+        """What this game would hand to the campaign state: unlocked cards, legacy cards,
+        finale legacy cards and lineage tokens."""
+        owners = sorted(set(self.legacy) | set(self.finale_legacy))
+        return {
+            "unlocked": list(self.unlocked),
+            "wanderers": {w: {"legacy_cards": list(self.legacy.get(w, [])),
+                              "finale_legacy": self.finale_legacy.get(w)} for w in owners},
+            "lineage": {k: list(v) for k, v in self.lineage.items()},
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON data (also the view fixtures' expectations read)."""
+        from dmtool.engine.condition_cards import next_card
         from dmtool.engine.turns import active_characters
 
+        total = sum(self.scores.values())
         return {
             "central": self.central,
             "round": self.round,
@@ -236,8 +107,15 @@ class GameState:
             "stage": self.stage,
             "outcome": self.outcome,
             "reason": self.reason,
+            "game_over": self.game_over,
+            "wanderer_outcome": self.wanderer_outcome,
+            "wrapped_up": self.wrapped_up,
+            "ending": self.ending,
+            "conclusion": dict(self.conclusion) if self.conclusion else None,
             "scores": dict(self.scores),
-            "score_total": sum(self.scores.values()),
+            "score_total": total,
+            "score_trackers": {e: {"centre": n // 10, "track": n % 10}
+                               for e, n in self.scores.items()},
             "score_goal": self.score_goal,
             "active": active_characters(self),
             "wanderers": {k: w.to_dict() for k, w in self.wanderers.items()},
@@ -253,19 +131,29 @@ class GameState:
                 "discard": list(self.confrontation["discard"]),
             },
             "decks": {k: list(v) for k, v in self.decks.items()},
-            "condition_decks": dict(self.condition_decks),
+            "condition_decks": {k: len(v) for k, v in self.condition_decks.items()},
+            "condition_piles": {k: list(v) for k, v in self.condition_decks.items()},
+            "next_traumatized": next_card(self, "traumatized"),
             "support_cards": dict(self.support),
             "killed": list(self.killed),
             "visited": list(self.visited),
             "unlocked": list(self.unlocked),
             "spawned_cards": list(self.spawned_cards),
             "devour_rule": self.devour_rule,
+            "devour_tokens": sum(s.tokens.get("devour", 0) for s in self.shards.values()),
+            "legacy_used": {k: list(v) for k, v in self.legacy_used.items()},
+            "campaign": self.campaign_view(),
             "rng": self.rng,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
         abom = d.get("abomination", {})
+        campaign = d.get("campaign", {})
+        keeps = campaign.get("wanderers", {})
+        piles = d.get("condition_piles")
+        if piles is None:  # counts only: identical cards of each type
+            piles = {k: [k] * n for k, n in d.get("condition_decks", {}).items()}
         state = cls(
             d["central"],
             {k: Wanderer.from_dict(k, v) for k, v in d.get("wanderers", {}).items()},
@@ -278,14 +166,19 @@ class GameState:
             {"deck": list(abom.get("deck", [])), "active": abom.get("active_card"),
              "discard": list(abom.get("discard", []))},
             {k: list(v) for k, v in d.get("decks", {}).items()},
-            dict(d.get("condition_decks", {})), dict(d.get("support_cards", {})),
+            {k: list(v) for k, v in piles.items()},
+            dict(d.get("support_cards", {})),
             list(d.get("killed", [])), list(d.get("visited", [])), list(d.get("unlocked", [])),
             list(d.get("spawned_cards", [])), bool(d.get("devour_rule", False)),
-            int(d.get("rng", 0)),
+            int(d.get("rng", 0)), d.get("wanderer_outcome"), bool(d.get("wrapped_up", False)),
+            d.get("ending"), dict(d["conclusion"]) if d.get("conclusion") else None,
+            {k: list(v.get("legacy_cards", [])) for k, v in keeps.items()},
+            {k: list(v) for k, v in d.get("legacy_used", {}).items()},
+            {k: v["finale_legacy"] for k, v in keeps.items() if v.get("finale_legacy")},
+            {k: list(v) for k, v in campaign.get("lineage", {}).items()},
         )
         for n in SHARDS:
             state.shards.setdefault(n, Shard())
         for ending in ENDINGS:
             state.scores.setdefault(ending, 0)
         return state
-

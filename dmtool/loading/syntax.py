@@ -42,8 +42,28 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
     message = (f"This is not valid YAML: {problem}{detail}. Fix the syntax here; nothing "
                "else in the file is checked until it parses.")
     hint = next((h for needle, h in _HINTS if needle in problem), None)
+    if _in_flow(exc) and _character_at(exc, text) in ("?", ":"):
+        hint = _FLOW_PUNCTUATION_HINT
     return diagnose("DM001", Location(display, line, column), message, hint=hint,
                     related=related)
+
+
+_FLOW_PUNCTUATION_HINT = (
+    "Inside [...] or {...} the parser ends plain text at '?' and ':'. Put text that "
+    "contains them in quotes, for example [\"Why?\", \"http://example.org\"].")
+
+
+def _in_flow(exc: Any) -> bool:
+    words = f"{getattr(exc, 'context', '')} {getattr(exc, 'problem', '')}"
+    return "flow" in words or "expected ',' or" in words or "plain scalar" in words
+
+
+def _character_at(exc: Any, text: str) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    index = getattr(mark, "index", None)
+    if isinstance(index, int) and 0 <= index < len(text):
+        return text[index]
+    return ""
 
 
 def _position(exc: Any, text: str) -> tuple[int, int]:

@@ -26,6 +26,12 @@ class ContentIndex:
             self._docs = self._load()
         return self._docs.get((kind, doc_id))
 
+    def of_kind(self, kind: str) -> dict[str, dict[str, Any]]:
+        """Every document of one kind, by id (sorted by id)."""
+        if self._docs is None:
+            self._docs = self._load()
+        return {doc_id: data for (k, doc_id), data in sorted(self._docs.items()) if k == kind}
+
     def _load(self) -> dict[tuple[str, str], dict[str, Any]]:
         from dmtool.loading import discover, read_document
 

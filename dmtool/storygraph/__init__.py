@@ -1,0 +1,1 @@
+"""The storybook graph: building, analysing, scoring, drawing and playing storybooks."""

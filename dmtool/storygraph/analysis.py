@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import gc
 from collections import deque
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +58,12 @@ def _gc_paused() -> Iterator[None]:
 
 def _collect_problems(analysis: Analysis) -> None:
     graph = analysis.graph
-    problems: dict[str, set[int]] = {"dead-end": set(), "unreachable": set(), "trap": set(), "broken": set()}
+    problems: dict[str, set[int]] = {
+        "dead-end": set(),
+        "unreachable": set(),
+        "trap": set(),
+        "broken": set(),
+    }
     for node, arcs in graph.arcs.items():
         if isinstance(node, int):
             if any(a.kind == "open" for a in arcs):
@@ -80,8 +85,13 @@ def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:
     return preds
 
 
-def _why_not(graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts,
-             preds: dict[Node, list[tuple[Node, Arc]]]) -> str:
+def _why_not(
+    graph: StoryGraph,
+    target: int,
+    reached: frozenset[Node],
+    facts: Facts,
+    preds: dict[Node, list[tuple[Node, Arc]]],
+) -> str:
     """Why a search from some roots does not arrive at `target`, in words."""
     entrance = graph.entrances.get(target)
     if entrance is not None and evaluate(entrance, facts) is False:
@@ -112,16 +122,24 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     # An orphan card's entry is unreachable because of the card (DM308), said once there.
     explained = conclusions | {card.entry for card in orphans}
     yield from _unreachable(graph, solution, preds, explained)
-    scored = {e for n in solution.stage for a in open_arcs(graph, n, facts)
-              for e, g in zip(ENDINGS, a.gain) if g > 0}
+    scored = {
+        e
+        for n in solution.stage
+        for a in open_arcs(graph, n, facts)
+        for e, g in zip(ENDINGS, a.gain)
+        if g > 0
+    }
     # Without any root of the wanderer stage, the stage is not written yet: saying that no
     # ending can be entered would be true and useless.
     staged = any(r.kind != "setup" for r in graph.stage_roots)
     for letter, ending in storybook.endings.items():
         if staged and letter not in scored:
-            yield diagnose("DM304", where(storybook, ending.parts + ("ending",)),
-                           f"no branch the wanderer stage can reach gives ending {letter} points, so "
-                           f"it can never be entered; award it points with {{score: {{{letter}: 1}}}}")
+            yield diagnose(
+                "DM304",
+                where(storybook, ending.parts + ("ending",)),
+                f"no branch the wanderer stage can reach gives ending {letter} points, so "
+                f"it can never be entered; award it points with {{score: {{{letter}: 1}}}}",
+            )
         elif staged and letter in analysis.scores.certificates:
             yield _certificate(analysis, letter)
         start = storybook.entries.get(ending.start) if ending.start is not None else None
@@ -130,30 +148,46 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
         for conclusion in ending.conclusions:
             number = conclusion.entry
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
-                why = _why_not(graph, number, solution.finale.get(letter, frozenset()), facts, preds)
-                yield diagnose("DM305", where(storybook, conclusion.parts + ("entry",)),
-                               f"ending {letter}'s finale can never reach conclusion entry {number}: {why}")
+                why = _why_not(
+                    graph, number, solution.finale.get(letter, frozenset()), facts, preds
+                )
+                yield diagnose(
+                    "DM305",
+                    where(storybook, conclusion.parts + ("entry",)),
+                    f"ending {letter}'s finale can never reach conclusion entry {number}: {why}",
+                )
     for trap in analysis.traps:
         first = storybook.entries[trap[0]]
         names = ", ".join(str(n) for n in trap)
-        yield diagnose("DM307", where(storybook, first.parts + ("entry",)),
-                       f"entries {names} lead only to each other and none of them leads on to an exit, "
-                       f"so a reader who enters is stuck; add a way out such as {{end: encounter}}"
-                       if len(trap) > 1 else
-                       f"entry {trap[0]} leads only back to itself, so a reader who enters is stuck; "
-                       f"add a way out such as {{end: encounter}}",
-                       related=tuple(where(storybook, storybook.entries[n].parts + ("entry",))
-                                     for n in trap[1:]))
+        yield diagnose(
+            "DM307",
+            where(storybook, first.parts + ("entry",)),
+            f"entries {names} lead only to each other and none of them leads on to an exit, "
+            f"so a reader who enters is stuck; add a way out such as {{end: encounter}}"
+            if len(trap) > 1
+            else f"entry {trap[0]} leads only back to itself, so a reader who enters is stuck; "
+            f"add a way out such as {{end: encounter}}",
+            related=tuple(
+                where(storybook, storybook.entries[n].parts + ("entry",)) for n in trap[1:]
+            ),
+        )
     for card in orphans:
-        yield diagnose("DM308", card.where or card.location,
-                       f"encounter card '{card.card_id}' has no spawning condition and no reachable "
-                       f"branch spawns it, so entry {card.entry} is never read through it; add a "
-                       f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere")
+        yield diagnose(
+            "DM308",
+            card.where or card.location,
+            f"encounter card '{card.card_id}' has no spawning condition and no reachable "
+            f"branch spawns it, so entry {card.entry} is never read through it; add a "
+            f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere",
+        )
     yield from _orphan_codas(analysis)
 
 
-def _unreachable(graph: StoryGraph, solution: Solution, preds: dict[Node, list[tuple[Node, Arc]]],
-                 conclusions: set[Any]) -> Iterator[Diagnostic]:
+def _unreachable(
+    graph: StoryGraph,
+    solution: Solution,
+    preds: dict[Node, list[tuple[Node, Arc]]],
+    conclusions: set[Any],
+) -> Iterator[Diagnostic]:
     """One finding per unreachable region, at its first entry, counting what hangs off it."""
     storybook = graph.storybook
     lost = [n for n in storybook.entries if n not in solution.reached and n not in conclusions]
@@ -168,9 +202,16 @@ def _unreachable(graph: StoryGraph, solution: Solution, preds: dict[Node, list[t
         head = min(component)
         behind = _downstream(graph, members, lost_set) - 1
         why = _why_not(graph, head, solution.reached, solution.facts, preds)
-        more = f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it" if behind else ""
-        yield diagnose("DM303", where(storybook, storybook.entries[head].parts + ("entry",)),
-                       f"entry {head} can never be reached: {why}{more}. Link to it or remove it")
+        more = (
+            f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it"
+            if behind
+            else ""
+        )
+        yield diagnose(
+            "DM303",
+            where(storybook, storybook.entries[head].parts + ("entry",)),
+            f"entry {head} can never be reached: {why}{more}. Link to it or remove it",
+        )
 
 
 class _All:
@@ -203,7 +244,8 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
         points = f"{int(most)} point{'s' if most != 1 else ''}"
         amount = f"can reach at most {points} in a game that reads each encounter once"
     return diagnose(
-        "DM306", where(storybook, storybook.endings[loser].parts + ("ending",)),
+        "DM306",
+        where(storybook, storybook.endings[loser].parts + ("ending",)),
         f"ending {loser} can never have the highest score: it {amount}, but ending {cert.winner} "
         f"always has at least as many on the same paths, and ties go to {cert.winner}",
         hint=f"give ending {loser} points on a branch where ending {cert.winner} gains fewer",
@@ -227,6 +269,9 @@ def _orphan_codas(analysis: Analysis) -> Iterator[Diagnostic]:
     graph, solution = analysis.graph, analysis.solution
     for coda, location in graph.context.codas.items():
         if coda not in solution.facts.codas:
-            yield diagnose("DM309", location,
-                           f"coda card '{coda}' is never awarded by a reachable branch of storybook "
-                           f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs")
+            yield diagnose(
+                "DM309",
+                location,
+                f"coda card '{coda}' is never awarded by a reachable branch of storybook "
+                f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs",
+            )

@@ -45,11 +45,12 @@ class Arc(NamedTuple):
         return self.goto is None
 
 
-
 @dataclass(frozen=True, slots=True)
 class Root:
     node: Node
-    kind: str  # setup | round | event | shard | card | start | finale-setup | finale-event | finale-shard | finale-card
+    # setup | round | event | shard | card (wanderer stage) or start | finale-setup |
+    # finale-event | finale-shard | finale-card (an ending's finale)
+    kind: str
     label: str
     location: Location | None = None
     ending: str | None = None
@@ -66,7 +67,12 @@ class StoryGraph:
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
     entrances: dict[int, Mapping[str, Any]] = field(default_factory=dict)
     # open arcs per Facts object (reach.open_map), keyed by id with the Facts kept alive.
-    open_cache: dict[int, tuple[Any, dict[Any, tuple[Arc, ...]]]] = field(default_factory=dict, repr=False)
+    open_cache: dict[int, tuple[Any, dict[Any, tuple[Arc, ...]]]] = field(
+        default_factory=dict, repr=False
+    )
+    components_cache: dict[int, tuple[Any, list[list[Any]]]] = field(
+        default_factory=dict, repr=False
+    )
 
     @property
     def entries(self) -> Mapping[int, Any]:
@@ -122,8 +128,9 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
-def _arc(node: Node, index: int, branch: Branch, storybook: Storybook,
-         cards: Mapping[str, Source]) -> Arc:
+def _arc(
+    node: Node, index: int, branch: Branch, storybook: Storybook, cards: Mapping[str, Source]
+) -> Arc:
     goto = broken = None
     if branch.exit.kind == "goto":
         target = branch.exit.value
@@ -149,8 +156,18 @@ def _arc(node: Node, index: int, branch: Branch, storybook: Storybook,
         elif leaf.name == "score" and isinstance(leaf.value, dict):
             scores.append(tuple(_points(leaf.value.get(e)) for e in ENDINGS))  # type: ignore[arg-type]
     gain = NO_SCORE if not scores else tuple(sum(s[i] for s in scores) for i in range(4))
-    return Arc(node, index, branch, goto, broken, tuple(enables), tuple(conditions), tuple(codas),
-               tuple(scores), gain)  # type: ignore[arg-type]
+    return Arc(
+        node,
+        index,
+        branch,
+        goto,
+        broken,
+        tuple(enables),
+        tuple(conditions),
+        tuple(codas),
+        tuple(scores),
+        gain,
+    )  # type: ignore[arg-type]
 
 
 def _points(value: Any) -> int:
@@ -163,25 +180,49 @@ def _roots(graph: StoryGraph) -> None:
     if storybook.setup:
         stage.append(Root("setup", "setup", "storybook setup"))
     if context.rounds is None:
-        stage += [Root(n, "event", f"event entry {n}") for n, e in storybook.entries.items()
-                  if e.kind == "event"]
+        stage += [
+            Root(n, "event", f"event entry {n}")
+            for n, e in storybook.entries.items()
+            if e.kind == "event"
+        ]
     else:
-        stage += [Root(s.entry, "round", s.label, s.location) for s in context.rounds
-                  if s.entry in storybook.entries]
-    stage += [Root(s.entry, "shard", s.label, s.location) for s in context.shards
-              if s.entry in storybook.entries]
-    stage += [Root(s.entry, "card", s.label, s.location) for s in context.cards
-              if s.spawned and s.entry in storybook.entries]
+        stage += [
+            Root(s.entry, "round", s.label, s.location)
+            for s in context.rounds
+            if s.entry in storybook.entries
+        ]
+    stage += [
+        Root(s.entry, "shard", s.label, s.location)
+        for s in context.shards
+        if s.entry in storybook.entries
+    ]
+    stage += [
+        Root(s.entry, "card", s.label, s.location)
+        for s in context.cards
+        if s.spawned and s.entry in storybook.entries
+    ]
     graph.stage_roots = stage
     for letter, ending in storybook.endings.items():
-        roots = [Root(f"{letter}:setup", "finale-setup", f"ending {letter} setup", ending=letter),
-                 Root(f"{letter}:event", "finale-event", f"ending {letter} event phase", ending=letter)]
+        roots = [
+            Root(f"{letter}:setup", "finale-setup", f"ending {letter} setup", ending=letter),
+            Root(f"{letter}:event", "finale-event", f"ending {letter} event phase", ending=letter),
+        ]
         if ending.start in storybook.entries:
-            roots.append(Root(ending.start, "start", f"ending {letter} start",
-                              storybook.locate(ending.parts + ("start",)), ending=letter))
+            roots.append(
+                Root(
+                    ending.start,
+                    "start",
+                    f"ending {letter} start",
+                    storybook.locate(ending.parts + ("start",)),
+                    ending=letter,
+                )
+            )
         for source in context.finale:
             if source.ending == letter and source.entry in storybook.entries:
                 if source.kind == "finale-shard" or source.spawned:
-                    roots.append(Root(source.entry, source.kind, source.label, source.location,
-                                      ending=letter))
+                    roots.append(
+                        Root(
+                            source.entry, source.kind, source.label, source.location, ending=letter
+                        )
+                    )
         graph.finale_roots[letter] = roots

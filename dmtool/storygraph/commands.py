@@ -68,8 +68,10 @@ def parse_sentience(text: str) -> dict[str, int]:
         colour, sep, number = item.partition("=")
         colour = colour.strip().lower()
         if not sep or colour not in COLOURS:
-            raise UsageError(f"cannot read sentience '{item}': write COLOUR=N with a colour among "
-                             f"{', '.join(COLOURS)}, e.g. --sentience red=2,blue=1")
+            raise UsageError(
+                f"cannot read sentience '{item}': write COLOUR=N with a colour among "
+                f"{', '.join(COLOURS)}, e.g. --sentience red=2,blue=1"
+            )
         try:
             values[colour] = int(number)
         except ValueError:
@@ -81,7 +83,9 @@ def _analyses(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]
     corpus, storybooks, problems = load_storybooks(paths)
     if not storybooks and not problems:
         shown = ", ".join(p.as_posix() for p in paths)
-        raise UsageError(f"no storybook found in {shown}; give a storybook.yaml file or a folder holding one")
+        raise UsageError(
+            f"no storybook found in {shown}; give a storybook.yaml file or a folder holding one"
+        )
     analyses = []
     for document in storybooks:
         storybook = Storybook.from_document(document)
@@ -91,8 +95,9 @@ def _analyses(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]
 
 def run_graph(options: GraphOptions) -> GraphResult:
     from dmtool.reporters import render as render_report
+    from dmtool.storygraph.fixtures import fixture_skeleton
     from dmtool.storygraph.jsonout import graph_data
-    from dmtool.storygraph.witness import fixture_skeleton, render_witness, witnesses
+    from dmtool.storygraph.witness import render_witness, witnesses
 
     if options.fmt not in ("text", "json"):
         raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
@@ -110,11 +115,13 @@ def run_graph(options: GraphOptions) -> GraphResult:
         if options.witness:
             found = witnesses(analysis)
             data["storybooks"][-1]["witnesses"] = [render_witness(w) for w in found]
-            texts += [render_witness(w) for w in found] or ["no witness paths: no ending can be reached"]
+            texts += [render_witness(w) for w in found] or [
+                "no witness paths: no ending can be reached"
+            ]
             if options.witness_dir is not None:
                 options.witness_dir.mkdir(parents=True, exist_ok=True)
                 for witness in found:
-                    name, text = fixture_skeleton(witness, analysis)
+                    name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
                     (options.witness_dir / name).write_text(text, encoding="utf-8")
                     written.append(options.witness_dir / name)
     if options.output is not None and analyses:
@@ -126,9 +133,14 @@ def run_graph(options: GraphOptions) -> GraphResult:
     texts += [f"wrote {p.as_posix()}" for p in written]
     data["findings"] = len(diagnostics)
     errors = any(d.severity is Severity.ERROR for d in diagnostics)
-    text = json.dumps(data, indent=2, ensure_ascii=True) if options.fmt == "json" else "\n".join(t for t in texts if t)
-    return GraphResult(text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages),
-                       1 if errors else 0)
+    text = (
+        json.dumps(data, indent=2, ensure_ascii=True)
+        if options.fmt == "json"
+        else "\n".join(t for t in texts if t)
+    )
+    return GraphResult(
+        text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages), 1 if errors else 0
+    )
 
 
 def _summary(analysis: Analysis) -> str:
@@ -136,12 +148,16 @@ def _summary(analysis: Analysis) -> str:
     entries = len(graph.entries)
     reached = sum(1 for n in graph.entries if n in solution.reached)
     roots = len(graph.stage_roots) + sum(len(r) for r in graph.finale_roots.values())
-    lines = [f"storybook '{graph.storybook.id}' ({graph.storybook.display}): {entries} entries, "
-             f"{roots} roots, {reached} reachable"]
+    lines = [
+        f"storybook '{graph.storybook.id}' ({graph.storybook.display}): {entries} entries, "
+        f"{roots} roots, {reached} reachable"
+    ]
     for letter, bound in analysis.scores.bounds.items():
         game = "unbounded" if bound.game_max == float("inf") else f"at most {bound.game_max}"
-        lines.append(f"  ending {letter}: {bound.walk_min}..{bound.walk_max} points in one walk, "
-                     f"{game} in a game reading each encounter once")
+        lines.append(
+            f"  ending {letter}: {bound.walk_min}..{bound.walk_max} points in one walk, "
+            f"{game} in a game reading each encounter once"
+        )
     return "\n".join(lines)
 
 
@@ -167,7 +183,9 @@ def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
     if dot is None:
         fallback = output.with_suffix(".dot")
         fallback.write_text(dot_text, encoding="utf-8")
-        return fallback, INSTALL_HINT.format(dot=fallback.as_posix(), svg=output.with_suffix(".svg").as_posix())
+        return fallback, INSTALL_HINT.format(
+            dot=fallback.as_posix(), svg=output.with_suffix(".svg").as_posix()
+        )
     output.write_bytes(render(dot_text, suffix[1:], dot))
     return output, None
 
@@ -190,20 +208,43 @@ def run_odds(options: OddsOptions) -> OddsResult:
             record["tests"] = [o.as_dict() for o in odds]
             texts.append(render_odds(odds, sentience, source=source, path=storybook.display))
         else:
-            play_options = PlayOptions(runs=options.runs, seed=options.seed, sentience=sentience,
-                                       goal=options.goal, encounters_per_round=options.encounters_per_round)
+            play_options = PlayOptions(
+                runs=options.runs,
+                seed=options.seed,
+                sentience=sentience,
+                goal=options.goal,
+                encounters_per_round=options.encounters_per_round,
+            )
             report = play(analysis, play_options)
             record["playthroughs"] = {
-                "runs": report.runs, "seed": options.seed,
+                "runs": report.runs,
+                "seed": options.seed,
                 "outcomes": dict(report.outcomes),
-                "conclusions": [{"ending": e, "entry": c, "count": n} for (e, c), n in sorted(
-                    report.conclusions.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0))],
-                "never_visited": report.never_visited, "decisions": report.decisions,
+                "conclusions": [
+                    {"ending": e, "entry": c, "count": n}
+                    for (e, c), n in sorted(
+                        report.conclusions.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+                    )
+                ],
+                "never_visited": report.never_visited,
+                "decisions": report.decisions,
             }
-            texts.append(render_play(report, storybook=storybook.id, seed=options.seed, goal=options.goal,
-                                     per_round=options.encounters_per_round, entries=len(analysis.graph.entries)))
+            texts.append(
+                render_play(
+                    report,
+                    storybook=storybook.id,
+                    seed=options.seed,
+                    goal=options.goal,
+                    per_round=options.encounters_per_round,
+                    entries=len(analysis.graph.entries),
+                )
+            )
         data["storybooks"].append(record)
-    text = json.dumps(data, indent=2, ensure_ascii=True) if options.fmt == "json" else "\n\n".join(texts)
+    text = (
+        json.dumps(data, indent=2, ensure_ascii=True)
+        if options.fmt == "json"
+        else "\n\n".join(texts)
+    )
     return OddsResult(text + "\n", data, 0)
 
 

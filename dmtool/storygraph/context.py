@@ -50,6 +50,8 @@ class StoryContext:
     # Coda front effects (applied when a coda is gained, e.g. sentience changes).
     coda_effects: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     sentience: Mapping[str, int] | None = None
+    # The wanderer's printed dashboard (max health, max mental capacity, ...), when known.
+    dashboard: Mapping[str, Any] | None = None
 
     def card(self, card_id: str) -> Source | None:
         for source in self.cards + self.finale:
@@ -68,18 +70,33 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         number = data.get("number")
         encounter = data.get("encounter")
         if isinstance(encounter, dict) and _is_int(encounter.get("entry")):
-            shards.append(Source("shard", f"world shard {number}", encounter["entry"],
-                                 doc.locate(("encounter", "entry")),
-                                 encounter_kind=encounter.get("kind")))
+            shards.append(
+                Source(
+                    "shard",
+                    f"world shard {number}",
+                    encounter["entry"],
+                    doc.locate(("encounter", "entry")),
+                    encounter_kind=encounter.get("kind"),
+                )
+            )
         side = data.get("finale")
         encounters = side.get("encounters") if isinstance(side, dict) else None
         for i, enc in enumerate(encounters if isinstance(encounters, list) else []):
             if isinstance(enc, dict) and _is_int(enc.get("entry")):
-                finale.append(Source("finale-shard", f"world shard {number} (finale)", enc["entry"],
-                                     doc.locate(("finale", "encounters", i, "entry")),
-                                     ending=enc.get("ending")))
+                finale.append(
+                    Source(
+                        "finale-shard",
+                        f"world shard {number} (finale)",
+                        enc["entry"],
+                        doc.locate(("finale", "encounters", i, "entry")),
+                        ending=enc.get("ending"),
+                    )
+                )
     cards = [_card(doc, "card") for doc in _mine(corpus.of_kind("encounter-card"), wanderer)]
-    finale += [_card(doc, "finale-card") for doc in _mine(corpus.of_kind("finale-encounter-card"), wanderer)]
+    finale += [
+        _card(doc, "finale-card")
+        for doc in _mine(corpus.of_kind("finale-encounter-card"), wanderer)
+    ]
     codas: dict[str, Location] = {}
     coda_effects: dict[str, tuple[Any, ...]] = {}
     for doc in _mine(corpus.of_kind("coda"), wanderer):
@@ -87,9 +104,14 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         effects = doc.data.get("effects")
         coda_effects[doc.data["id"]] = tuple(effects) if isinstance(effects, list) else ()
     return StoryContext(
-        rounds=rounds, shards=tuple(shards), cards=tuple(c for c in cards if c is not None),
-        finale=tuple(c for c in finale if c is not None), codas=codas, coda_effects=coda_effects,
+        rounds=rounds,
+        shards=tuple(shards),
+        cards=tuple(c for c in cards if c is not None),
+        finale=tuple(c for c in finale if c is not None),
+        codas=codas,
+        coda_effects=coda_effects,
         sentience=_sentience(corpus, wanderer),
+        dashboard=_dashboard(corpus, wanderer),
     )
 
 
@@ -98,8 +120,13 @@ def _is_int(value: Any) -> bool:
 
 
 def _mine(documents: list[Any], wanderer: str) -> list[Any]:
-    return [d for d in documents if isinstance(d.data, dict) and d.data.get("wanderer") == wanderer
-            and isinstance(d.data.get("id"), str)]
+    return [
+        d
+        for d in documents
+        if isinstance(d.data, dict)
+        and d.data.get("wanderer") == wanderer
+        and isinstance(d.data.get("id"), str)
+    ]
 
 
 def _card(doc: Any, kind: str) -> Source | None:
@@ -109,11 +136,21 @@ def _card(doc: Any, kind: str) -> Source | None:
     spawn = data.get("spawn")
     entrance = data.get("entrance")
     when = entrance.get("when") if isinstance(entrance, dict) else None
-    return Source(kind, f"card {data['id']}", data["entry"], doc.locate(("entry",)),
-                  ending=data.get("ending"), card_id=data["id"], spawned=isinstance(spawn, dict),
-                  encounter_kind=data.get("encounter_kind"),
-                  entrance=when if isinstance(when, dict) else None, where=doc.locate(("id",)),
-                  spawn=spawn.get("when") if isinstance(spawn, dict) and isinstance(spawn.get("when"), dict) else None)
+    return Source(
+        kind,
+        f"card {data['id']}",
+        data["entry"],
+        doc.locate(("entry",)),
+        ending=data.get("ending"),
+        card_id=data["id"],
+        spawned=isinstance(spawn, dict),
+        encounter_kind=data.get("encounter_kind"),
+        entrance=when if isinstance(when, dict) else None,
+        where=doc.locate(("id",)),
+        spawn=spawn.get("when")
+        if isinstance(spawn, dict) and isinstance(spawn.get("when"), dict)
+        else None,
+    )
 
 
 def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:
@@ -127,17 +164,21 @@ def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:
         for i, item in enumerate(data.get(key, []) if key else []):
             if isinstance(item, dict) and _is_int(item.get("entry")):
                 number = item.get("round", i + 1)
-                found.append(Source("round", f"round {number}", item["entry"],
-                                    doc.locate((key, i, "entry"))))
+                found.append(
+                    Source("round", f"round {number}", item["entry"], doc.locate((key, i, "entry")))
+                )
     return tuple(found)
 
 
-def _sentience(corpus: Any, wanderer: str) -> dict[str, int] | None:
+def _dashboard(corpus: Any, wanderer: str) -> dict[str, Any] | None:
     for doc in corpus.of_kind("wanderer"):
         data = doc.data
         if isinstance(data, dict) and data.get("id") == wanderer:
             dashboard = data.get("dashboard")
-            values = dashboard.get("sentience") if isinstance(dashboard, dict) else None
-            if isinstance(values, dict):
-                return {k: v for k, v in values.items() if _is_int(v)}
+            return dashboard if isinstance(dashboard, dict) else None
     return None
+
+
+def _sentience(corpus: Any, wanderer: str) -> dict[str, int] | None:
+    values = (_dashboard(corpus, wanderer) or {}).get("sentience")
+    return {k: v for k, v in values.items() if _is_int(v)} if isinstance(values, dict) else None

@@ -96,8 +96,9 @@ def _arrangements(counts: Sequence[int], weights: Sequence[int]) -> int:
     return ways
 
 
-def example_roll(roll: Mapping[str, Sequence[str]], sentience: Mapping[str, int], *,
-                 passing: bool) -> dict[str, list[str]] | None:
+def example_roll(
+    roll: Mapping[str, Sequence[str]], sentience: Mapping[str, int], *, passing: bool
+) -> dict[str, list[str]] | None:
     """Concrete dice faces per colour that pass (or fail) the test; None if impossible.
 
     Used for scenario skeletons: a passing roll shows each required type exactly and the

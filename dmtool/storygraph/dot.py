@@ -55,8 +55,9 @@ def _nid(node: Node) -> str:
     return f"e{node}" if isinstance(node, int) else "b_" + re.sub(r"[^A-Za-z0-9]", "_", node)
 
 
-def select(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
-           ending: str | None = None) -> set[Node]:
+def select(
+    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
+) -> set[Node]:
     """The nodes to draw: everything, a neighbourhood of `focus`, or one ending's finale."""
     graph = analysis.graph
     if ending is not None:
@@ -140,8 +141,9 @@ def _owners(analysis: Analysis) -> dict[Node, str]:
     return owner
 
 
-def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
-           ending: str | None = None) -> str:
+def to_dot(
+    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
+) -> str:
     graph = analysis.graph
     storybook = graph.storybook
     chosen = select(analysis, focus=focus, depth=depth, ending=ending)
@@ -156,12 +158,16 @@ def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
         '  edge [fontname="Helvetica", fontsize=8, color="#555555", arrowsize=0.6];',
     ]
     clusters: dict[str, list[str]] = {}
-    for node in sorted(chosen, key=lambda n: (isinstance(n, str), str(n) if isinstance(n, str) else n)):
+    for node in sorted(
+        chosen, key=lambda n: (isinstance(n, str), str(n) if isinstance(n, str) else n)
+    ):
         clusters.setdefault(owner.get(node, "unreachable"), []).append(_node_line(analysis, node))
     root_edges: list[str] = []
     for index, root in enumerate(_drawn_roots(analysis, chosen)):
         clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
-            f'r{index} [label={quote(root.label, limit=30)}, shape=cds, fillcolor="#ffffff", fontsize=9];')
+            f"r{index} [label={quote(root.label, limit=30)}, shape=cds, "
+            'fillcolor="#ffffff", fontsize=9];'
+        )
         root_edges.append(f'  r{index} -> {_nid(root.node)} [color="#9e9e9e"];')
     # Graphviz stacks left-to-right clusters upwards, so the last one written is drawn on
     # top: write them in reverse to read round events first, endings and problems last.
@@ -170,7 +176,9 @@ def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
         title = GROUP_TITLES.get(name, name[0].upper() + name[1:])
         colour = "#c62828" if name == "unreachable" else "#9e9e9e"
         out.append(f"  subgraph cluster_{index} {{")
-        out.append(f'    label={quote(title)}; style="rounded,dashed"; color="{colour}"; fontsize=12;')
+        out.append(
+            f'    label={quote(title)}; style="rounded,dashed"; color="{colour}"; fontsize=12;'
+        )
         out += [f"    {line}" for line in members]
         out.append("  }")
     out += root_edges
@@ -184,8 +192,10 @@ def to_dot(analysis: Analysis, *, focus: int | None = None, depth: int = 2,
         for arc in graph.arcs[node]:
             if arc.broken is not None:
                 missing = f"missing_{node}_{arc.broken}"
-                out.append(f'  {missing} [label={quote(f"missing entry {arc.broken}")}, shape=plaintext, '
-                           'style="", fontcolor="#c62828"];')
+                out.append(
+                    f"  {missing} [label={quote(f'missing entry {arc.broken}')}, shape=plaintext, "
+                    'style="", fontcolor="#c62828"];'
+                )
                 out.append(f'  e{node} -> {missing} [color="#c62828", style=dashed];')
     out += _legend()
     out.append("}")
@@ -200,14 +210,24 @@ def _order(name: str) -> tuple[int, str]:
 def _node_line(analysis: Analysis, node: Node) -> str:
     graph = analysis.graph
     if not isinstance(node, int):
-        return f'{_nid(node)} [label={quote(node.replace(":", " "))}, shape=note, fillcolor="#f5f5f5"];'
+        label = quote(node.replace(":", " "))
+        return f'{_nid(node)} [label={label}, shape=note, fillcolor="#f5f5f5"];'
     entry = graph.entries[node]
     shape, fill = KIND_STYLE.get(entry.kind, ("ellipse", "#ffffff"))
-    exits = sorted({f"{a.kind.replace('_', ' ')} {a.branch.exit.value}" for a in graph.arcs[node]
-                    if a.branch.exit.is_terminal})
+    exits = sorted(
+        {
+            f"{a.kind.replace('_', ' ')} {a.branch.exit.value}"
+            for a in graph.arcs[node]
+            if a.branch.exit.is_terminal
+        }
+    )
     label = lines(f"{node} {entry.title}", *exits[:2])
     attrs = [f"label={label}", f"shape={shape}", f'fillcolor="{fill}"']
-    attrs += [PROBLEM_STYLE[p] for p in ("unreachable", "trap", "dead-end") if node in analysis.problems.get(p, ())]
+    attrs += [
+        PROBLEM_STYLE[p]
+        for p in ("unreachable", "trap", "dead-end")
+        if node in analysis.problems.get(p, ())
+    ]
     return f"{_nid(node)} [{', '.join(attrs)}];"
 
 
@@ -220,21 +240,33 @@ def _drawn_roots(analysis: Analysis, chosen: set[Node]) -> list[Root]:
 
 
 def _legend() -> list[str]:
-    out = ['  subgraph cluster_legend {', '    label="Legend"; style=rounded; color="#bdbdbd"; fontsize=12;']
+    out = [
+        "  subgraph cluster_legend {",
+        '    label="Legend"; style=rounded; color="#bdbdbd"; fontsize=12;',
+    ]
     previous = None
     for kind, (shape, fill) in KIND_STYLE.items():
-        out.append(f'    legend_{kind} [label={quote(kind.replace("_", " "))}, shape={shape}, fillcolor="{fill}"];')
+        out.append(
+            f"    legend_{kind} [label={quote(kind.replace('_', ' '))}, shape={shape}, "
+            f'fillcolor="{fill}"];'
+        )
     for problem, style in PROBLEM_STYLE.items():
-        out.append(f'    legend_{problem.replace("-", "_")} [label={quote(problem)}, shape=box, '
-                   f'fillcolor="#ffffff", {style}];')
-    names = [f"legend_{k}" for k in KIND_STYLE] + [f"legend_{p.replace('-', '_')}" for p in PROBLEM_STYLE]
+        out.append(
+            f"    legend_{problem.replace('-', '_')} [label={quote(problem)}, shape=box, "
+            f'fillcolor="#ffffff", {style}];'
+        )
+    names = [f"legend_{k}" for k in KIND_STYLE] + [
+        f"legend_{p.replace('-', '_')}" for p in PROBLEM_STYLE
+    ]
     for name in names:
         if previous is not None:
             out.append(f"    {previous} -> {name} [style=invis];")
         previous = name
     for style, text in (("spawns", "spawns a card"), ("never", "condition never holds")):
-        out.append(f"    legend_{style}_a [label=\"\", shape=point, width=0.06];")
-        out.append(f"    legend_{style}_b [label=\"\", shape=point, width=0.06];")
-        out.append(f"    legend_{style}_a -> legend_{style}_b [label={quote(text)}, {EDGE_STYLE[style]}];")
+        out.append(f'    legend_{style}_a [label="", shape=point, width=0.06];')
+        out.append(f'    legend_{style}_b [label="", shape=point, width=0.06];')
+        out.append(
+            f"    legend_{style}_a -> legend_{style}_b [label={quote(text)}, {EDGE_STYLE[style]}];"
+        )
     out.append("  }")
     return out

@@ -20,9 +20,16 @@ def _id(node: Node) -> int | str:
 
 def finding(diagnostic: Diagnostic) -> dict[str, Any]:
     loc = diagnostic.location
-    return {"code": diagnostic.code, "severity": diagnostic.severity.value, "message": diagnostic.message,
-            "path": loc.path, "line": loc.line, "column": loc.column, "pointer": loc.pointer,
-            "hint": diagnostic.hint}
+    return {
+        "code": diagnostic.code,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "path": loc.path,
+        "line": loc.line,
+        "column": loc.column,
+        "pointer": loc.pointer,
+        "hint": diagnostic.hint,
+    }
 
 
 def graph_data(analysis: Analysis) -> dict[str, Any]:
@@ -34,10 +41,15 @@ def graph_data(analysis: Analysis) -> dict[str, Any]:
         record: dict[str, Any] = {"id": _id(node)}
         if isinstance(node, int):
             entry = storybook.entries[node]
-            record.update(kind=entry.kind, title=entry.title,
-                          line=where(storybook, entry.parts + ("entry",)).line)
+            record.update(
+                kind=entry.kind,
+                title=entry.title,
+                line=where(storybook, entry.parts + ("entry",)).line,
+            )
         else:
-            record.update(kind="block", title=node, line=where(storybook, graph.effects_of(node)[1]).line)
+            record.update(
+                kind="block", title=node, line=where(storybook, graph.effects_of(node)[1]).line
+            )
         record["reachable"] = node in solution.reached
         record["stage"] = node in solution.stage
         record["problems"] = sorted(p for p, members in problems.items() if node in members)
@@ -49,18 +61,46 @@ def graph_data(analysis: Analysis) -> dict[str, Any]:
             exit_ = arc.branch.exit
             line = where(storybook, exit_.parts).line if exit_.parts else None
             if arc.goto is not None:
-                edges.append({"source": _id(node), "target": arc.goto, "kind": "goto",
-                              "label": edge_label(arc), "line": line, "gain": list(arc.gain)})
+                edges.append(
+                    {
+                        "source": _id(node),
+                        "target": arc.goto,
+                        "kind": "goto",
+                        "label": edge_label(arc),
+                        "line": line,
+                        "gain": list(arc.gain),
+                    }
+                )
             elif arc.broken is not None:
-                edges.append({"source": _id(node), "target": arc.broken, "kind": "broken",
-                              "label": edge_label(arc), "line": line, "gain": list(arc.gain)})
+                edges.append(
+                    {
+                        "source": _id(node),
+                        "target": arc.broken,
+                        "kind": "broken",
+                        "label": edge_label(arc),
+                        "line": line,
+                        "gain": list(arc.gain),
+                    }
+                )
             elif exit_.is_terminal:
-                terminals.append({"node": _id(node), "kind": exit_.kind, "value": exit_.value, "line": line})
+                terminals.append(
+                    {"node": _id(node), "kind": exit_.kind, "value": exit_.value, "line": line}
+                )
             for target in arc.enables:
-                edges.append({"source": _id(node), "target": target, "kind": "enables",
-                              "label": "spawns", "line": None, "gain": [0, 0, 0, 0]})
-    roots = [{"node": _id(r.node), "kind": r.kind, "label": r.label, "ending": r.ending}
-             for r in graph.stage_roots + [r for rs in graph.finale_roots.values() for r in rs]]
+                edges.append(
+                    {
+                        "source": _id(node),
+                        "target": target,
+                        "kind": "enables",
+                        "label": "spawns",
+                        "line": None,
+                        "gain": [0, 0, 0, 0],
+                    }
+                )
+    roots = [
+        {"node": _id(r.node), "kind": r.kind, "label": r.label, "ending": r.ending}
+        for r in graph.stage_roots + [r for rs in graph.finale_roots.values() for r in rs]
+    ]
     return {
         "version": SCHEMA_VERSION,
         "storybook": storybook.id,

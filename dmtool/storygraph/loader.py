@@ -45,7 +45,9 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
         result = read_document(path, display_path(path))
         document = result.document
         data: Any = document.data if document is not None else None
-        is_named_storybook = path in named_set and isinstance(data, dict) and data.get("kind") == "storybook"
+        is_named_storybook = (
+            path in named_set and isinstance(data, dict) and data.get("kind") == "storybook"
+        )
         if document is None or not isinstance(data, dict) or data.get("kind") not in schemas.kinds:
             if path in named_set and result.diagnostics:
                 problems += result.diagnostics

@@ -8,8 +8,9 @@ from difflib import get_close_matches
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
-from dmtool.model.storybook import Parts, Step, Storybook, dead_effects, iter_effects
+from dmtool.model.storybook import Parts, Step, Storybook, dead_effects
 from dmtool.storygraph.build import StoryGraph, node_name
+
 
 def where(storybook: Storybook, parts: Parts) -> Location:
     """Point at a key when the path ends in one (the line a reader looks for)."""
@@ -29,26 +30,37 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
             exit_ = arc.branch.exit
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
-                yield diagnose("DM301", where(storybook, exit_.parts),
-                               f"{node_name(node)} goes to entry {exit_.value}, which does not exist; "
-                               f"fix the number or write entry {exit_.value}",
-                               hint=hint_for(storybook, exit_.value))
+                yield diagnose(
+                    "DM301",
+                    where(storybook, exit_.parts),
+                    f"{node_name(node)} goes to entry {exit_.value}, which does not exist; "
+                    f"fix the number or write entry {exit_.value}",
+                    hint=hint_for(storybook, exit_.value),
+                )
             if exit_.kind == "open" and isinstance(node, int) and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield _dead_end(storybook, node, arc.branch.steps)
         effects, parts = graph.effects_of(node)
         for dead in dead_effects(effects, parts):
-            yield diagnose("DM313", where(storybook, dead),
-                           f"this effect in {node_name(node)} comes after a goto or an exit on every "
-                           f"way through, so it is never resolved; move it before the exit")
+            yield diagnose(
+                "DM313",
+                where(storybook, dead),
+                f"this effect in {node_name(node)} comes after a goto or an exit on every "
+                f"way through, so it is never resolved; move it before the exit",
+            )
         if node in graph.truncated:
-            yield diagnose("DM314", where(storybook, _node_parts(graph, node)),
-                           f"{node_name(node)} has more than 512 ways through its effects; only the "
-                           f"first 512 were analysed. Split it into several entries with gotos")
-        yield from _visited_links(graph, effects, parts)
+            yield diagnose(
+                "DM314",
+                where(storybook, _node_parts(graph, node)),
+                f"{node_name(node)} has more than 512 ways through its effects; only the "
+                f"first 512 were analysed. Split it into several entries with gotos",
+            )
+        yield from _visited_links(storybook, arcs)
     for entry in storybook.entries.values():
         if entry.entrance is not None:
-            yield from _condition_links(storybook, entry.entrance, entry.parts + ("entrance", "when"))
+            yield from _condition_links(
+                storybook, entry.entrance, entry.parts + ("entrance", "when")
+            )
     yield from _ending_links(graph)
     yield from _source_links(graph)
 
@@ -64,8 +76,11 @@ def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Dia
     if not steps:
         entry = storybook.entries[number]
         what = "has no effects" if not entry.effects else "ends without a goto or an exit"
-        return diagnose("DM302", where(storybook, entry.parts + ("entry",)),
-                        f"entry {number} {what}, so the reader is left without an instruction; {fix}")
+        return diagnose(
+            "DM302",
+            where(storybook, entry.parts + ("entry",)),
+            f"entry {number} {what}, so the reader is left without an instruction; {fix}",
+        )
     step = steps[-1]
     # A side that is not written at all is located at its test or 'if'.
     missing = step.kind in ("pass", "fail", "else") and step.parts[-1] in ("test", "if")
@@ -79,18 +94,29 @@ def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Dia
         side = "the optional ('may') effects"
     if missing:
         side += ", which is not written,"
-    return diagnose("DM302", where(storybook, step.parts),
-                    f"in entry {number}, {side} neither goes to another entry nor ends; {fix}")
+    return diagnose(
+        "DM302",
+        where(storybook, step.parts),
+        f"in entry {number}, {side} neither goes to another entry nor ends; {fix}",
+    )
 
 
-def _visited_links(graph: StoryGraph, effects: Any, parts: Parts) -> Iterator[Diagnostic]:
-    for name, body, here in iter_effects(effects, parts):
-        if name == "if" and isinstance(body, dict):
-            yield from _condition_links(graph.storybook, body.get("when"), here + ("when",))
-        elif name == "choice" and isinstance(body, list):
-            for k, option in enumerate(body):
-                if isinstance(option, dict):
-                    yield from _condition_links(graph.storybook, option.get("when"), here + (k, "when"))
+def _visited_links(storybook: Storybook, arcs: Any) -> Iterator[Diagnostic]:
+    """Conditions of 'if' sides and choice options, each once, read off the branches."""
+    seen: set[int] = set()
+    for arc in arcs:
+        if not arc.conditions:
+            continue
+        for step in arc.branch.steps:
+            if step.condition is None or id(step.condition) in seen:
+                continue
+            seen.add(id(step.condition))
+            at = (
+                step.parts + ("when",)
+                if step.kind == "option"
+                else step.effect_parts + ("if", "when")
+            )
+            yield from _condition_links(storybook, step.condition, at)
 
 
 def _condition_links(storybook: Storybook, condition: Any, parts: Parts) -> Iterator[Diagnostic]:
@@ -98,9 +124,13 @@ def _condition_links(storybook: Storybook, condition: Any, parts: Parts) -> Iter
         return
     ((name, value),) = condition.items()
     if name == "visited" and isinstance(value, int) and value not in storybook.entries:
-        yield diagnose("DM301", where(storybook, parts + ("visited",)),
-                       f"the condition asks whether entry {value} was visited, but there is no "
-                       f"entry {value}; fix the number", hint=hint_for(storybook, value))
+        yield diagnose(
+            "DM301",
+            where(storybook, parts + ("visited",)),
+            f"the condition asks whether entry {value} was visited, but there is no "
+            f"entry {value}; fix the number",
+            hint=hint_for(storybook, value),
+        )
     elif name in ("all", "any") and isinstance(value, list):
         for i, sub in enumerate(value):
             yield from _condition_links(storybook, sub, parts + (name, i))
@@ -113,21 +143,31 @@ def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
     for letter, ending in storybook.endings.items():
         start = ending.start
         if start is not None and start not in storybook.entries:
-            yield diagnose("DM301", where(storybook, ending.parts + ("start",)),
-                           f"ending {letter} starts at entry {start}, which does not exist",
-                           hint=hint_for(storybook, start))
+            yield diagnose(
+                "DM301",
+                where(storybook, ending.parts + ("start",)),
+                f"ending {letter} starts at entry {start}, which does not exist",
+                hint=hint_for(storybook, start),
+            )
         elif start is not None and storybook.entries[start].kind != "finale":
-            yield diagnose("DM311", where(storybook, ending.parts + ("start",)),
-                           f"ending {letter} starts at entry {start}, which is of kind "
-                           f"'{storybook.entries[start].kind}'; an ending starts at a 'finale' entry")
+            yield diagnose(
+                "DM311",
+                where(storybook, ending.parts + ("start",)),
+                f"ending {letter} starts at entry {start}, which is of kind "
+                f"'{storybook.entries[start].kind}'; an ending starts at a 'finale' entry",
+            )
         for conclusion in ending.conclusions:
             number = conclusion.entry
             at = where(storybook, conclusion.parts + ("entry",))
             if number is None:
                 continue
             if number not in storybook.entries:
-                yield diagnose("DM301", at, f"ending {letter} lists conclusion entry {number}, "
-                               f"which does not exist", hint=hint_for(storybook, number))
+                yield diagnose(
+                    "DM301",
+                    at,
+                    f"ending {letter} lists conclusion entry {number}, which does not exist",
+                    hint=hint_for(storybook, number),
+                )
                 continue
             if storybook.entries[number].kind == "conclusion":  # other kinds: DM259
                 yield from _conclusion_exits(graph, letter, conclusion)
@@ -138,17 +178,23 @@ def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterat
     exits = [a.branch.exit for a in graph.arcs[conclusion.entry]]
     concludes = [e for e in exits if e.kind == "conclude"]
     if not concludes and exits and all(e.kind != "open" for e in exits):
-        yield diagnose("DM312", where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
-                       f"conclusion entry {conclusion.entry} (ending {letter}) never concludes the "
-                       f"finale; end it with {{conclude: {conclusion.legacy or '<finale legacy card>'}}}")
+        yield diagnose(
+            "DM312",
+            where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
+            f"conclusion entry {conclusion.entry} (ending {letter}) never concludes the "
+            f"finale; end it with {{conclude: {conclusion.legacy or '<finale legacy card>'}}}",
+        )
     seen: set[Parts] = set()
     for exit_ in concludes:
         if conclusion.legacy and exit_.value != conclusion.legacy and exit_.parts not in seen:
             seen.add(exit_.parts)
-            yield diagnose("DM312", where(storybook, exit_.parts),
-                           f"conclusion entry {conclusion.entry} awards '{exit_.value}', but ending "
-                           f"{letter} lists '{conclusion.legacy}' for it; make the two agree",
-                           related=(where(storybook, conclusion.parts + ("legacy",)),))
+            yield diagnose(
+                "DM312",
+                where(storybook, exit_.parts),
+                f"conclusion entry {conclusion.entry} awards '{exit_.value}', but ending "
+                f"{letter} lists '{conclusion.legacy}' for it; make the two agree",
+                related=(where(storybook, conclusion.parts + ("legacy",)),),
+            )
 
 
 def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
@@ -157,11 +203,18 @@ def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
     for source in sources:
         entry = storybook.entries.get(source.entry)
         if entry is None:
-            yield diagnose("DM301", source.location,
-                           f"{source.label} names entry {source.entry}, which storybook "
-                           f"'{storybook.id}' does not have", hint=hint_for(storybook, source.entry))
+            yield diagnose(
+                "DM301",
+                source.location,
+                f"{source.label} names entry {source.entry}, which storybook "
+                f"'{storybook.id}' does not have",
+                hint=hint_for(storybook, source.entry),
+            )
         elif source.kind == "round" and entry.kind != "event":
-            yield diagnose("DM310", source.location,
-                           f"{source.label} names entry {source.entry}, which is of kind "
-                           f"'{entry.kind}' in storybook '{storybook.id}'; the event phase reads an "
-                           f"'event' entry")
+            yield diagnose(
+                "DM310",
+                source.location,
+                f"{source.label} names entry {source.entry}, which is of kind "
+                f"'{entry.kind}' in storybook '{storybook.id}'; the event phase reads an "
+                f"'event' entry",
+            )

@@ -26,8 +26,25 @@ from typing import Any
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.program import (
-    CHOICE, ENDINGS, EXIT, GAIN_CODA, GOTO, IF, LOSE_CODA, MAY, RELEASE, SCORE, SENTIENCE, SPAWN,
-    TEST, TRAP, Knowledge, Program, Tests, compile_effects, sentience_changes,
+    CHOICE,
+    ENDINGS,
+    EXIT,
+    GAIN_CODA,
+    GOTO,
+    IF,
+    LOSE_CODA,
+    MAY,
+    RELEASE,
+    SCORE,
+    SENTIENCE,
+    SPAWN,
+    TEST,
+    TRAP,
+    Knowledge,
+    Program,
+    Tests,
+    compile_effects,
+    sentience_changes,
 )
 
 
@@ -63,26 +80,43 @@ class _Story:
         self.tests = Tests()
         # Pass probability by (test, sentience values): most walks meet the same few values.
         self.odds: dict[tuple[int, tuple[int, ...]], float] = {}
-        self.entries: dict[int, Program] = {n: compile_effects(e.effects, self.tests)
-                                            for n, e in graph.entries.items()}
-        self.blocks = {n: compile_effects(graph.effects_of(n)[0], self.tests)
-                       for n in graph.arcs if isinstance(n, str)}
+        self.entries: dict[int, Program] = {
+            n: compile_effects(e.effects, self.tests) for n, e in graph.entries.items()
+        }
+        self.blocks = {
+            n: compile_effects(graph.effects_of(n)[0], self.tests)
+            for n in graph.arcs
+            if isinstance(n, str)
+        }
         self.entrances = dict(graph.entrances)
         context = graph.context
         rounds = context.rounds
-        self.events = ([s.entry for s in rounds] if rounds is not None else
-                       sorted(n for n, e in graph.entries.items() if e.kind == "event"))
+        self.events = (
+            [s.entry for s in rounds]
+            if rounds is not None
+            else sorted(n for n, e in graph.entries.items() if e.kind == "event")
+        )
         self.shards = [s.entry for s in context.shards if s.entry in self.entries]
-        self.cards = {s.card_id: s for s in context.cards + context.finale if s.entry in self.entries}
+        self.cards = {
+            s.card_id: s for s in context.cards + context.finale if s.entry in self.entries
+        }
         self.spawning = [s for s in context.cards if s.spawned and s.card_id in self.cards]
         self.coda_sentience = {
-            coda: tuple(c for e in effects if isinstance(e, dict) and isinstance(e.get("modify_sentience"), dict)
-                        for c in sentience_changes(e["modify_sentience"]))
+            coda: tuple(
+                c
+                for e in effects
+                if isinstance(e, dict) and isinstance(e.get("modify_sentience"), dict)
+                for c in sentience_changes(e["modify_sentience"])
+            )
             for coda, effects in context.coda_effects.items()
         }
         self.starts = {letter: e.start for letter, e in graph.storybook.endings.items()}
-        self.finale = {letter: [s.entry for s in context.finale if s.ending == letter and s.kind == "finale-shard"]
-                       for letter in graph.storybook.endings}
+        self.finale = {
+            letter: [
+                s.entry for s in context.finale if s.ending == letter and s.kind == "finale-shard"
+            ]
+            for letter in graph.storybook.endings
+        }
 
 
 def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
@@ -104,7 +138,9 @@ def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
 
 
 class _Game:
-    def __init__(self, story: _Story, rng: random.Random, options: PlayOptions, sentience: list[int]) -> None:
+    def __init__(
+        self, story: _Story, rng: random.Random, options: PlayOptions, sentience: list[int]
+    ) -> None:
         self.story, self.rng, self.options = story, rng, options
         self.know = Knowledge(sentience)
         self.decisions = 0
@@ -122,7 +158,10 @@ class _Game:
         open_cards: list[int] = []
         waiting = list(story.spawning)
         for know.round in range(1, options.rounds + 1):
-            if know.round <= len(story.events) and self.enter(story.events[know.round - 1]) == "fail_stage":
+            if (
+                know.round <= len(story.events)
+                and self.enter(story.events[know.round - 1]) == "fail_stage"
+            ):
                 return "stage failed", None
             for card in list(waiting) if waiting else ():
                 if self._decide(know.holds(card.spawn) if card.spawn else None):
@@ -164,7 +203,11 @@ class _Game:
         for turn in range(self.options.finale_rounds):
             if self.walk(story.blocks.get(f"{letter}:event", ())) == "conclude":
                 return self.at
-            pool = [n for n in ([start] if turn == 0 or not others else [start, *others]) if n in story.entries]
+            pool = [
+                n
+                for n in ([start] if turn == 0 or not others else [start, *others])
+                if n in story.entries
+            ]
             if not pool or self.enter(self.rng.choice(pool)) == "conclude":
                 return self.at if pool else None
         return None
@@ -194,7 +237,12 @@ class _Game:
         story, know = self.story, self.know
         entries, entrances, probability = story.entries, story.entrances, story.tests.probability
         odds = story.odds
-        random_, holds, visit, sentience = self.rng.random, know.holds, know.visited.add, know.sentience
+        random_, holds, visit, sentience = (
+            self.rng.random,
+            know.holds,
+            know.visited.add,
+            know.sentience,
+        )
         stack: list[list[Any]] = [[program, 0]]
         links = decisions = 0
         result = "open"

@@ -11,7 +11,9 @@ from dmtool.model.storybook import GROUPS, TERMINALS, single
 from dmtool.storygraph.dice import COLOURS, pass_probability, requirement
 
 # Opcodes. Each op is (code, a, b).
-GOTO, EXIT, TEST, CHOICE, IF, MAY, SCORE, GAIN_CODA, LOSE_CODA, SENTIENCE, SPAWN, TRAP, RELEASE = range(13)
+GOTO, EXIT, TEST, CHOICE, IF, MAY, SCORE, GAIN_CODA, LOSE_CODA, SENTIENCE, SPAWN, TRAP, RELEASE = (
+    range(13)
+)
 ENDINGS = ("A", "B", "C", "D")
 Op = tuple[int, Any, Any]
 Program = tuple[Op, ...]
@@ -66,14 +68,23 @@ def _compile(name: str, body: Any, tests: Tests) -> Op | None:
     if name in TERMINALS:
         return (EXIT, name, body)
     if name == "test" and isinstance(body, dict):
-        sides = (compile_effects(body.get("pass") or (), tests), compile_effects(body.get("fail") or (), tests))
+        sides = (
+            compile_effects(body.get("pass") or (), tests),
+            compile_effects(body.get("fail") or (), tests),
+        )
         return (TEST, tests.add(body.get("roll") or {}), sides)
     if name == "choice" and isinstance(body, list):
-        options = tuple((o.get("when"), compile_effects(o.get("effects") or (), tests))
-                        for o in body if isinstance(o, dict))
+        options = tuple(
+            (o.get("when"), compile_effects(o.get("effects") or (), tests))
+            for o in body
+            if isinstance(o, dict)
+        )
         return (CHOICE, options, None)
     if name == "if" and isinstance(body, dict):
-        sides = (compile_effects(body.get("then") or (), tests), compile_effects(body.get("else") or (), tests))
+        sides = (
+            compile_effects(body.get("then") or (), tests),
+            compile_effects(body.get("else") or (), tests),
+        )
         return (IF, body.get("when"), sides)
     if name == "may":
         return (MAY, compile_effects(body or (), tests), None)

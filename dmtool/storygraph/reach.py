@@ -45,8 +45,9 @@ def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
     return condition is None or evaluate(condition, facts) is not False
 
 
-def search(graph: StoryGraph, roots: Iterable[Node], facts: Facts, *,
-           enables: bool = True) -> Parents:
+def search(
+    graph: StoryGraph, roots: Iterable[Node], facts: Facts, *, enables: bool = True
+) -> Parents:
     """Breadth-first search from the roots; the parents give shortest paths back."""
     parents: Parents = {}
     arcs_of = open_map(graph, facts)
@@ -107,16 +108,36 @@ def solve(graph: StoryGraph) -> Solution:
             break
         facts = tighter
     stage = frozenset(search(graph, [r.node for r in graph.stage_roots], facts))
-    finale = {letter: frozenset(search(graph, [r.node for r in roots_], facts))
-              for letter, roots_ in graph.finale_roots.items()}
+    finale = {
+        letter: frozenset(search(graph, [r.node for r in roots_], facts))
+        for letter, roots_ in graph.finale_roots.items()
+    }
     return Solution(facts, frozenset(reached), stage, finale)
 
 
-def components(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None = None) -> list[list[Node]]:
-    """Strongly connected components over goto arcs, sinks first (Tarjan, iterative)."""
+def components(
+    graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None = None
+) -> list[list[Node]]:
+    """Strongly connected components over goto arcs, sinks first (Tarjan, iterative).
+
+    Over every node (nodes=None) the result is kept per facts and reused.
+    """
+    if nodes is None:
+        cached = graph.components_cache.get(id(facts))
+        if cached is not None and cached[0] is facts:
+            return cached[1]
+        found = _tarjan(graph, facts, None)
+        graph.components_cache[id(facts)] = (facts, found)
+        return found
+    return _tarjan(graph, facts, nodes)
+
+
+def _tarjan(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None) -> list[list[Node]]:
     arcs_of = open_map(graph, facts)
-    succ = {n: [a.goto for a in arcs_of[n] if a.goto is not None]
-            for n in (graph.arcs if nodes is None else nodes)}
+    succ = {
+        n: [a.goto for a in arcs_of[n] if a.goto is not None]
+        for n in (graph.arcs if nodes is None else nodes)
+    }
     index: dict[Node, int] = {}
     low: dict[Node, int] = {}
     on_stack: set[Node] = set()

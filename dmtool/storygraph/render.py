@@ -11,10 +11,12 @@ from pathlib import Path
 from dmtool.errors import DmtoolError
 
 FORMATS = ("svg", "png", "dot")
-INSTALL_HINT = ("Graphviz's 'dot' program was not found, so only the DOT file was written. "
-                "Install Graphviz (e.g. 'apt-get install graphviz' or 'brew install graphviz') and "
-                "run the command again, or turn the DOT file into SVG yourself with "
-                "'dot -Tsvg {dot} -o {svg}'.")
+INSTALL_HINT = (
+    "Graphviz's 'dot' program was not found, so only the DOT file was written. "
+    "Install Graphviz (e.g. 'apt-get install graphviz' or 'brew install graphviz') and "
+    "run the command again, or turn the DOT file into SVG yourself with "
+    "'dot -Tsvg {dot} -o {svg}'."
+)
 # A 150-entry storybook renders in well under a second; this only stops a runaway layout.
 TIMEOUT_SECONDS = 300
 
@@ -38,11 +40,18 @@ def find_dot() -> str | None:
 def render(dot_text: str, fmt: str, dot: str) -> bytes:
     """Run `dot -T<fmt>` on the text; the text goes through standard input, never a shell."""
     try:
-        done = subprocess.run([dot, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True,
-                              timeout=TIMEOUT_SECONDS, check=False)
+        done = subprocess.run(
+            [dot, f"-T{fmt}"],
+            input=dot_text.encode("utf-8"),
+            capture_output=True,
+            timeout=TIMEOUT_SECONDS,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RenderError(f"could not run Graphviz ({dot}): {exc}") from exc
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RenderError(f"Graphviz failed to draw the graph: {message[0] if message else 'no message'}")
+        raise RenderError(
+            f"Graphviz failed to draw the graph: {message[0] if message else 'no message'}"
+        )
     return done.stdout

@@ -49,8 +49,14 @@ class ScoreBound:
     def as_dict(self) -> dict[str, object]:
         def num(v: float) -> object:
             return None if v in (INF, -INF) else int(v)
-        return {"ending": self.ending, "walk_min": num(self.walk_min), "walk_max": num(self.walk_max),
-                "game_max": num(self.game_max), "unbounded": self.game_max == INF}
+
+        return {
+            "ending": self.ending,
+            "walk_min": num(self.walk_min),
+            "walk_max": num(self.walk_max),
+            "game_max": num(self.game_max),
+            "unbounded": self.game_max == INF,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +77,8 @@ class ScoreAnalysis:
 # The weights we maximise, in this order: each ending's gain and loss (for its bounds), then
 # for each later ending Y and earlier ending X the certificate weight max(gain_Y, 0) - gain_X.
 OBJECTIVES = [f"{k} {e}" for e in ENDINGS for k in ("max", "min")] + [
-    f"{ENDINGS[y]}>{ENDINGS[x]}" for y in range(1, 4) for x in range(y)]
+    f"{ENDINGS[y]}>{ENDINGS[x]}" for y in range(1, 4) for x in range(y)
+]
 
 
 def _weights(score: tuple[int, int, int, int]) -> list[int]:
@@ -99,12 +106,19 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
     size = len(names)
     arcs_of = open_map(graph, facts)
     value: dict[Node, list[float]] = {}
-    for component in components(graph, facts, [n for n in graph.arcs if n in stage]):
+    # The stage is closed under its links, so its components are whole components of the
+    # graph (an entrance that can never be passed may cut one: we keep its staged part).
+    for component in components(graph, facts):
+        component = [n for n in component if n in stage]
+        if not component:
+            continue
         members = set(component)
         best: list[float] = [0.0] * size
         for node in component:
             for arc in arcs_of[node]:
-                target = arc.goto if arc.goto in stage and enterable(graph, arc.goto, facts) else None
+                target = (
+                    arc.goto if arc.goto in stage and enterable(graph, arc.goto, facts) else None
+                )
                 if not arc.scores:
                     if target is not None and target not in members:
                         best = list(map(max, best, value[target]))
@@ -125,15 +139,20 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
         hi, lo = names.index(f"max {e}"), names.index(f"min {e}")
         per_root = [value[s][hi] for s in starts if s in value]
         lowest = max((value[s][lo] for s in starts if s in value), default=0)
-        bounds[e] = ScoreBound(e, walk_min=_num(-lowest), walk_max=_num(max(per_root, default=0)),
-                               game_max=_num(sum(per_root)))
+        bounds[e] = ScoreBound(
+            e,
+            walk_min=_num(-lowest),
+            walk_max=_num(max(per_root, default=0)),
+            game_max=_num(sum(per_root)),
+        )
     certificates: dict[str, Certificate] = {}
     for y in range(1, 4):
         for x in range(y):
             k = names.index(f"{ENDINGS[y]}>{ENDINGS[x]}")
             if max((value[s][k] for s in starts if s in value), default=0) <= 0:
                 certificates.setdefault(
-                    ENDINGS[y], Certificate(ENDINGS[y], ENDINGS[x], bounds[ENDINGS[y]].game_max))
+                    ENDINGS[y], Certificate(ENDINGS[y], ENDINGS[x], bounds[ENDINGS[y]].game_max)
+                )
     return ScoreAnalysis(bounds, certificates)
 
 
@@ -156,5 +175,9 @@ def _starts(graph: StoryGraph, solution: Solution) -> list[Node]:
 def scoring_arcs(graph: StoryGraph, solution: Solution, ending: str) -> Sequence[Arc]:
     """Reachable stage branches that give the ending points (for witnesses and messages)."""
     i = ENDINGS.index(ending)
-    return [a for n in solution.stage for a in open_arcs(graph, n, solution.facts)
-            if any(s[i] > 0 for s in a.scores)]
+    return [
+        a
+        for n in solution.stage
+        for a in open_arcs(graph, n, solution.facts)
+        if any(s[i] > 0 for s in a.scores)
+    ]

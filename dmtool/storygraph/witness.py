@@ -1,18 +1,15 @@
 """Witness paths: for each ending, a shortest way to give it points in the wanderer stage and a
-shortest way from its finale's roots to each of its conclusions, as readable text and as
-scenario fixture skeletons for the engine."""
+shortest way from its finale's roots to each of its conclusions, as readable text (the
+scenario fixture skeletons are written by fixtures.py)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any
 
 from dmtool.model.storybook import ENDINGS, Step
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root, node_name
 from dmtool.storygraph.conditions import describe
-from dmtool.storygraph.dice import COLOURS, example_roll
 from dmtool.storygraph.reach import Parents, open_arcs, search
 
 
@@ -40,13 +37,21 @@ def witnesses(analysis: Analysis) -> list[Witness]:
         scoring = _first_scoring(analysis, stage, ENDINGS.index(letter))
         if scoring is not None:
             node, arc = scoring
-            found.append(Witness(letter, "score", None, *_trace(graph.stage_roots, stage, node, arc)))
+            found.append(
+                Witness(letter, "score", None, *_trace(graph.stage_roots, stage, node, arc))
+            )
         roots = graph.finale_roots.get(letter, [])
         parents = search(graph, [r.node for r in roots], solution.facts)
         for conclusion in ending.conclusions:
             if conclusion.entry in parents:
-                found.append(Witness(letter, "conclusion", conclusion.entry,
-                                     *_trace(roots, parents, conclusion.entry, None)))
+                found.append(
+                    Witness(
+                        letter,
+                        "conclusion",
+                        conclusion.entry,
+                        *_trace(roots, parents, conclusion.entry, None),
+                    )
+                )
     return found
 
 
@@ -59,7 +64,9 @@ def _first_scoring(analysis: Analysis, parents: Parents, index: int) -> tuple[No
     return None
 
 
-def _trace(roots: list[Root], parents: Parents, last: Node, last_arc: Arc | None) -> tuple[Root, tuple[Hop, ...]]:
+def _trace(
+    roots: list[Root], parents: Parents, last: Node, last_arc: Arc | None
+) -> tuple[Root, tuple[Hop, ...]]:
     hops: list[Hop] = []
     node: Node | None = last
     arc = last_arc
@@ -97,65 +104,14 @@ def render_witness(witness: Witness) -> str:
     if witness.purpose == "score":
         head = f"ending {witness.ending}: points in the wanderer stage, from {witness.root.label}"
     else:
-        head = f"ending {witness.ending}: conclusion {witness.conclusion}, from {witness.root.label}"
+        head = (
+            f"ending {witness.ending}: conclusion {witness.conclusion}, from {witness.root.label}"
+        )
     lines = [head]
     for hop in witness.hops:
         via = " (spawned)" if hop.how == "enables" else ""
-        detail = f": {describe_arc(hop.arc)}" if hop.arc is not None and describe_arc(hop.arc) else ""
+        detail = (
+            f": {describe_arc(hop.arc)}" if hop.arc is not None and describe_arc(hop.arc) else ""
+        )
         lines.append(f"  {node_name(hop.node)}{via}{detail}")
     return "\n".join(lines)
-
-
-def fixture_skeleton(witness: Witness, analysis: Analysis) -> tuple[str, str]:
-    """(file name, YAML text) of a scenario skeleton that replays the witness's decisions.
-
-    Dice are forced rolls that pass or fail each test at the wanderer's starting sentience;
-    what the engine should end with is left for the author to write.
-    """
-    storybook = analysis.graph.storybook
-    sentience = dict(analysis.graph.context.sentience or {c: 1 for c in COLOURS})
-    name = f"witness-{storybook.id}-{witness.ending.lower()}-{witness.conclusion or 'points'}"
-    dice: list[str] = []
-    steps: list[str] = [f"  - do: {{entry: {witness.hops[0].node}}}" if isinstance(witness.hops[0].node, int)
-                        else f"  - do: {{block: {json.dumps(str(witness.hops[0].node))}}}"]
-    for hop in witness.hops:
-        if hop.arc is None:
-            continue
-        for step in hop.arc.branch.steps:
-            if step.kind in ("pass", "fail"):
-                roll = step.body.get("roll", {}) if isinstance(step.body, dict) else {}
-                faces = example_roll(roll, sentience, passing=step.kind == "pass")
-                dice.append(f"  - {json.dumps(faces)}  # {node_name(hop.node)}: the test {step.kind}es"
-                            if faces is not None else
-                            f"  # {node_name(hop.node)}: no roll can make this test {step.kind}")
-            elif step.kind == "option":
-                steps.append(f"  - choose: {json.dumps(step.label)}  # {node_name(hop.node)}")
-            elif step.kind in ("take", "skip"):
-                steps.append(f"  - may: {'true' if step.kind == 'take' else 'false'}  # {node_name(hop.node)}")
-            else:
-                steps.append(f"  # {node_name(hop.node)}: needs {describe_step(step)[3:]}")
-    expect = (f"  finale.conclusion: {json.dumps(_legacy(analysis, witness))}" if witness.conclusion
-              else f"  scores.{witness.ending}: 1  # at least; adjust")
-    text = "\n".join([
-        f"# Skeleton from 'dmtool graph --witness': {render_witness(witness).splitlines()[0]}.",
-        "# Fill in the setup and the expectations, then move it under tests/scenarios/.",
-        "kind: scenario",
-        f"id: {name}",
-        "rules: []",
-        "setup:",
-        "  wanderers:",
-        f"    {storybook.wanderer or 'wanderer'}: {{sentience: {json.dumps(sentience)}}}",
-        "dice:" if dice else "dice: []",
-        *dice,
-        "steps:",
-        *steps,
-        "expect:",
-        expect,
-        "",
-    ])
-    return f"{name}.yaml", text
-
-
-def _legacy(analysis: Analysis, witness: Witness) -> Any:
-    ending = analysis.graph.storybook.endings[witness.ending]
-    return next((c.legacy for c in ending.conclusions if c.entry == witness.conclusion), None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-_HOLE = re.compile(r"<<([a-z_]+)>>")
+_HOLE = re.compile(r"<<([a-z0-9_]+)>>")
 
 
 class TemplateError(Exception):
@@ -27,7 +27,10 @@ def fill(template: str, **values: object) -> str:
             raise TemplateError(f"no value for <<{name}>>")
         return str(values[name])
 
-    return _HOLE.sub(replace, template)
+    filled = _HOLE.sub(replace, template)
+    if "<<" in filled and "<<" not in "".join(map(str, values.values())):
+        raise TemplateError("a '<<' is left over: a hole with a name fill cannot read")
+    return filled
 
 
 def indent(text: str, spaces: int) -> str:

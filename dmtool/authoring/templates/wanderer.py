@@ -139,8 +139,8 @@ encounter:
 finale:
   # Two finale encounters for two different endings.
   encounters:
-    - {ending: <<first_ending>>, title: Ending <<first_ending>> Encounter, entry: <<first_entry>>}
-    - {ending: <<second_ending>>, title: Ending <<second_ending>> Encounter, entry: <<second_entry>>}
+    - {ending: <<e1>>, title: Ending <<e1>> Encounter, entry: <<n1>>}
+    - {ending: <<e2>>, title: Ending <<e2>> Encounter, entry: <<n2>>}
 """
 
 MONSTER_BODY = """\

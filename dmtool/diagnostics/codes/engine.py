@@ -87,4 +87,17 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM423", "forbidden-event", "Event that must not happen was logged", E,
              "An event listed in 'absent_events' appears in the event log.",
              "expect:\n  absent_events: [{event: confrontation_revealed}]\n"),
+    CodeInfo("DM424", "campaign-unknown-id", "Campaign state names something content lacks",
+             E, "A campaign state file (kind campaign-state) names a wanderer, card, "
+             "abomination, legacy card or family that the content does not define. The "
+             "file is not used until it is fixed, so no game starts from a wrong state.",
+             "wanderers:\n  hollis-brandt:\n    legacy_cards: [the-accretion/legacy-13]   "
+             "# it has 12\n"),
+    CodeInfo("DM425", "campaign-inconsistent", "Campaign state breaks a legacy rule", E,
+             "A campaign state file holds something the rules never allow: two legacy cards "
+             "of one abomination for one wanderer, one legacy card held by two wanderers, a "
+             "card unlocked for a wanderer whose envelope does not hold it, or a lineage "
+             "token on a family the abomination does not belong to.",
+             "wanderers:\n  hollis-brandt:\n    legacy_cards: [the-accretion/legacy-1, "
+             "the-accretion/legacy-2]\n"),
 )

@@ -12,68 +12,138 @@ from dmtool.diagnostics.model import Severity
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CODES: tuple[CodeInfo, ...] = (
-    CodeInfo("DM301", "broken-link", "Link to a missing entry", E,
-             "A goto, an ending's start or conclusion, a round tracker, a world shard, an "
-             "encounter card or a 'visited' condition names an entry number the storybook "
-             "does not have.",
-             "effects:\n  - goto: 999   # no entry 999\n"),
-    CodeInfo("DM302", "dead-end", "Branch that leads nowhere", E,
-             "A way through an entry's effects (a test outcome, a choice option, a side of an "
-             "'if', or the entry itself) neither goes to another entry nor ends the encounter, "
-             "the event or the game, so the reader is left without an instruction.",
-             "effects:\n  - test: {roll: {red: [hand]}, pass: [{goto: 12}]}   # fail goes nowhere\n"),
-    CodeInfo("DM303", "unreachable-entry", "Entry no game can reach", W,
-             "No root (a round tracker's event, a world shard's or spawned card's encounter, "
-             "an ending's start, setup or event phase) leads to this entry, counting only "
-             "sides whose conditions can hold. The message counts the entries that are only "
-             "reachable through it.",
-             "- entry: 77   # nothing links to 77\n"),
-    CodeInfo("DM304", "ending-never-scored", "Ending never gains points", W,
-             "No branch that the wanderer stage can reach gives this ending points, so it can "
-             "never have the highest score and its finale is never played. (A storybook with "
-             "no wanderer stage yet, no event entry, world shard or spawned card, gets no "
-             "ending findings at all.)",
-             "endings:\n  - ending: D   # no {score: {D: ...}} anywhere reachable\n"),
-    CodeInfo("DM305", "conclusion-unreachable", "Conclusion the finale cannot reach", W,
-             "The ending's finale (its start, setup, event phase and finale encounters) never "
-             "leads to this conclusion entry, counting only sides whose conditions can hold.",
-             "conclusions:\n  - entry: 340   # only reached through a condition that never holds\n"),
-    CodeInfo("DM306", "ending-never-highest", "Ending that can never have the highest score", W,
-             "On every way through the storybook an ending printed earlier gains at least as "
-             "many points as this one, and ties go to the earlier ending (A, then B, C, D), so "
-             "this ending is never entered. The message gives the bound that proves it.",
-             "# every {score: {C: 1}} comes with {score: {A: 1}}\n"),
-    CodeInfo("DM307", "trap", "Loop with no way out", E,
-             "A set of entries lead to each other and none of them leads on to an exit (the end "
-             "of the encounter or event, a conclusion, a failed stage), so a reader who enters "
-             "can never leave.",
-             "- entry: 5\n  effects: [{goto: 6}]\n- entry: 6\n  effects: [{goto: 5}]\n"),
-    CodeInfo("DM308", "orphan-encounter-card", "Encounter card that never enters play", W,
-             "The card has no spawning condition and no reachable branch spawns it, so its "
-             "encounter can never be read.",
-             "kind: encounter-card\nid: the-bell   # no spawn: and no {spawn_encounter: {card: the-bell}}\n"),
-    CodeInfo("DM309", "orphan-coda-card", "Coda card nothing awards", W,
-             "No reachable branch of the wanderer's storybook gains this coda card.",
-             "kind: coda\nid: the-voice-below   # no {gain_coda: the-voice-below}\n"),
-    CodeInfo("DM310", "round-tracker-not-event", "Round tracker names a non-event entry", E,
-             "The entry a round tracker names is read in the event phase, so it must be an "
-             "entry of kind 'event' (which ends with {end: event}).",
-             "trackers:\n  - {round: 1, entry: 12}   # entry 12 is an exploration\n"),
-    CodeInfo("DM311", "ending-start-kind", "Ending starts at an entry that is not a finale entry", E,
-             "An ending's finale story starts at its 'start' entry, which must be an entry of "
-             "kind 'finale'.",
-             "start: 42   # entry 42 is an exploration\n"),
-    CodeInfo("DM312", "conclusion-mismatch", "Conclusion entry that does not conclude as listed", W,
-             "A conclusion entry should end the finale with {conclude: <finale legacy card>}, "
-             "and the card should be the one its ending lists for that conclusion.",
-             "- entry: 340\n  kind: conclusion\n  effects: [{conclude: the-wrong-card}]\n"),
-    CodeInfo("DM313", "effect-never-resolved", "Effect after an exit", W,
-             "Effects written after a goto or a terminal (or after a test, choice or 'if' "
-             "whose every side exits) are never resolved; move them before it.",
-             "effects:\n  - goto: 12\n  - score: {A: 1}   # never resolved\n"),
-    CodeInfo("DM314", "too-many-paths", "Entry with too many paths to analyse", W,
-             "The entry's effects branch into more than 512 ways through (sequences of tests "
-             "and choices that all fall through multiply); only the first 512 were analysed. "
-             "Split the entry with gotos.",
-             "# ten tests in a row, none of which exits\n"),
+    CodeInfo(
+        "DM301",
+        "broken-link",
+        "Link to a missing entry",
+        E,
+        "A goto, an ending's start or conclusion, a round tracker, a world shard, an "
+        "encounter card or a 'visited' condition names an entry number the storybook "
+        "does not have.",
+        "effects:\n  - goto: 999   # no entry 999\n",
+    ),
+    CodeInfo(
+        "DM302",
+        "dead-end",
+        "Branch that leads nowhere",
+        E,
+        "A way through an entry's effects (a test outcome, a choice option, a side of an "
+        "'if', or the entry itself) neither goes to another entry nor ends the encounter, "
+        "the event or the game, so the reader is left without an instruction.",
+        "effects:\n  - test: {roll: {red: [hand]}, pass: [{goto: 12}]}   # fail goes nowhere\n",
+    ),
+    CodeInfo(
+        "DM303",
+        "unreachable-entry",
+        "Entry no game can reach",
+        W,
+        "No root (a round tracker's event, a world shard's or spawned card's encounter, "
+        "an ending's start, setup or event phase) leads to this entry, counting only "
+        "sides whose conditions can hold. The message counts the entries that are only "
+        "reachable through it.",
+        "- entry: 77   # nothing links to 77\n",
+    ),
+    CodeInfo(
+        "DM304",
+        "ending-never-scored",
+        "Ending never gains points",
+        W,
+        "No branch that the wanderer stage can reach gives this ending points, so it can "
+        "never have the highest score and its finale is never played. (A storybook with "
+        "no wanderer stage yet, no event entry, world shard or spawned card, gets no "
+        "ending findings at all.)",
+        "endings:\n  - ending: D   # no {score: {D: ...}} anywhere reachable\n",
+    ),
+    CodeInfo(
+        "DM305",
+        "conclusion-unreachable",
+        "Conclusion the finale cannot reach",
+        W,
+        "The ending's finale (its start, setup, event phase and finale encounters) never "
+        "leads to this conclusion entry, counting only sides whose conditions can hold.",
+        "conclusions:\n  - entry: 340   # only reached through a condition that never holds\n",
+    ),
+    CodeInfo(
+        "DM306",
+        "ending-never-highest",
+        "Ending that can never have the highest score",
+        W,
+        "On every way through the storybook an ending printed earlier gains at least as "
+        "many points as this one, and ties go to the earlier ending (A, then B, C, D), so "
+        "this ending is never entered. The message gives the bound that proves it.",
+        "# every {score: {C: 1}} comes with {score: {A: 1}}\n",
+    ),
+    CodeInfo(
+        "DM307",
+        "trap",
+        "Loop with no way out",
+        E,
+        "A set of entries lead to each other and none of them leads on to an exit (the end "
+        "of the encounter or event, a conclusion, a failed stage), so a reader who enters "
+        "can never leave.",
+        "- entry: 5\n  effects: [{goto: 6}]\n- entry: 6\n  effects: [{goto: 5}]\n",
+    ),
+    CodeInfo(
+        "DM308",
+        "orphan-encounter-card",
+        "Encounter card that never enters play",
+        W,
+        "The card has no spawning condition and no reachable branch spawns it, so its "
+        "encounter can never be read.",
+        "kind: encounter-card\nid: the-bell   # no spawn:, and no branch spawns it\n",
+    ),
+    CodeInfo(
+        "DM309",
+        "orphan-coda-card",
+        "Coda card nothing awards",
+        W,
+        "No reachable branch of the wanderer's storybook gains this coda card.",
+        "kind: coda\nid: the-voice-below   # no {gain_coda: the-voice-below}\n",
+    ),
+    CodeInfo(
+        "DM310",
+        "round-tracker-not-event",
+        "Round tracker names a non-event entry",
+        E,
+        "The entry a round tracker names is read in the event phase, so it must be an "
+        "entry of kind 'event' (which ends with {end: event}).",
+        "trackers:\n  - {round: 1, entry: 12}   # entry 12 is an exploration\n",
+    ),
+    CodeInfo(
+        "DM311",
+        "ending-start-kind",
+        "Ending starts at an entry that is not a finale entry",
+        E,
+        "An ending's finale story starts at its 'start' entry, which must be an entry of "
+        "kind 'finale'.",
+        "start: 42   # entry 42 is an exploration\n",
+    ),
+    CodeInfo(
+        "DM312",
+        "conclusion-mismatch",
+        "Conclusion entry that does not conclude as listed",
+        W,
+        "A conclusion entry should end the finale with {conclude: <finale legacy card>}, "
+        "and the card should be the one its ending lists for that conclusion.",
+        "- entry: 340\n  kind: conclusion\n  effects: [{conclude: the-wrong-card}]\n",
+    ),
+    CodeInfo(
+        "DM313",
+        "effect-never-resolved",
+        "Effect after an exit",
+        W,
+        "Effects written after a goto or a terminal (or after a test, choice or 'if' "
+        "whose every side exits) are never resolved; move them before it.",
+        "effects:\n  - goto: 12\n  - score: {A: 1}   # never resolved\n",
+    ),
+    CodeInfo(
+        "DM314",
+        "too-many-paths",
+        "Entry with too many paths to analyse",
+        W,
+        "The entry's effects branch into more than 512 ways through (sequences of tests "
+        "and choices that all fall through multiply); only the first 512 were analysed. "
+        "Split the entry with gotos.",
+        "# ten tests in a row, none of which exits\n",
+    ),
 )

@@ -95,6 +95,6 @@ def _damage_monster(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 @effect("resolve_devour_card")
 def _resolve_devour_card(ctx: Ctx, _: Any) -> None:
-    # The optional devour rule (cards, tokens) belongs to part 2 of the rules.
-    ctx.emit("not_resolved", effect="resolve_devour_card",
-             reason="devour rule off" if not ctx.state.devour_rule else "devour deck empty")
+    from dmtool.engine.devour import resolve_if_in_space
+
+    resolve_if_in_space(ctx, ctx.need_resolver("resolve_devour_card"))

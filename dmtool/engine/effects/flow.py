@@ -80,12 +80,10 @@ def _end(ctx: Ctx, what: str) -> None:
 
 
 @effect("conclude")
-def _conclude(ctx: Ctx, legacy: str) -> None:
-    state = ctx.state
-    state.outcome = "concluded"
-    state.reason = legacy
-    state.phase = "ended"
-    ctx.emit("concluded", legacy=legacy)
+def _conclude(ctx: Ctx, legacy: str | None) -> None:
+    from dmtool.engine.finale import conclude
+
+    conclude(ctx, legacy)
 
 
 @effect("fail_stage")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine import health
-from dmtool.engine.constants import CONDITION_DECKS, WITHERED, WITHERED_LIMIT, domain_text
+from dmtool.engine import condition_cards, health
+from dmtool.engine.constants import WITHERED, WITHERED_LIMIT, domain_text
 from dmtool.engine.constants import domains_from_mapping
 from dmtool.engine.context import Ctx
 from dmtool.engine.effects import effect
@@ -174,18 +174,17 @@ def _gain_condition(ctx: Ctx, spec: dict[str, Any]) -> None:
     w = ctx.need_resolver("gain_condition")
     kind = spec["type"]
     for _ in range(spec.get("count", 1)):
-        decks = ctx.state.condition_decks
-        if kind in CONDITION_DECKS and decks.get(kind, CONDITION_DECKS[kind][0]) <= 0:
+        if ctx.halted:
+            return
+        if kind == WITHERED and w.conditions.get(kind, 0) + 1 >= WITHERED_LIMIT \
+                and ctx.state.stage == "wanderer":
+            w.conditions[kind] = w.conditions.get(kind, 0) + 1
+            health.end_stage(ctx, "failed", "fourth_withered")
+            return
+        if condition_cards.draw(ctx, w, kind) is None:
             ctx.emit("not_resolved", effect="gain_condition", reason=f"{kind} deck empty")
             return
-        if kind in CONDITION_DECKS:
-            decks[kind] = decks.get(kind, CONDITION_DECKS[kind][0]) - 1
-        w.conditions[kind] = w.conditions.get(kind, 0) + 1
-        ctx.emit("condition_gained", wanderer=w.id, condition=kind, count=w.conditions[kind])
         if kind == WITHERED:
-            if w.conditions[kind] >= WITHERED_LIMIT:
-                health.end_stage(ctx, "failed", "fourth_withered")
-                return
             health.modify_max(ctx, w, health=-1)
 
 
@@ -193,17 +192,11 @@ def _gain_condition(ctx: Ctx, spec: dict[str, Any]) -> None:
 def _discard_condition(ctx: Ctx, spec: dict[str, Any]) -> None:
     w = ctx.need_resolver("discard_condition")
     kind = spec["type"]
-    n = min(spec.get("count", 1), w.conditions.get(kind, 0))
-    if not n:
-        return
-    w.conditions[kind] -= n
-    if not w.conditions[kind]:
-        del w.conditions[kind]
-    if kind in CONDITION_DECKS:
-        ctx.state.condition_decks[kind] = ctx.state.condition_decks.get(kind, 0) + n
-    ctx.emit("condition_discarded", wanderer=w.id, condition=kind, count=n)
-    if kind == WITHERED:
-        health.modify_max(ctx, w, health=n)
+    for _ in range(spec.get("count", 1)):
+        if condition_cards.discard(ctx, w, kind) is None:
+            return
+        if kind == WITHERED:
+            health.modify_max(ctx, w, health=1)
 
 
 @effect("modify_sentience")

@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 
 check: $(STAMP)
 	$(BIN)/dmtool check content/
+	$(BIN)/dmtool fmt --check content/
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -74,6 +74,118 @@ def explain(code: str | None, show_all: bool) -> None:
     click.echo(text)
 
 
+# --- dmtool fmt / dmtool new: paste into dmtool/cli.py after the `explain` command --------
+
+
+@cli.command(epilog="Examples:\n\n  dmtool fmt\n\n  dmtool fmt content/wanderers/ilse-marrow --check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True,
+              help="Write nothing; print a unified diff and exit 1 if any file would change "
+              "(for CI). Example: dmtool fmt --check")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Write nothing; print what would change as a unified diff. "
+              "Example: dmtool fmt --diff content/wanderers/")
+def fmt(paths: tuple[Path, ...], check: bool, show_diff: bool) -> None:
+    """Rewrite YAML content files in dmtool's canonical layout.
+
+    PATHS are files or folders (default: content/). Comments and blank lines are kept,
+    keys follow the schema's order, and files that do not load are reported and left
+    untouched. Formatting twice changes nothing.
+    """
+    from dmtool.authoring import FmtOptions, run_fmt
+
+    result = run_fmt(FmtOptions(paths=paths, check=check, diff=show_diff))
+    for diff in result.diffs:
+        click.echo(diff, nl=False)
+    click.echo(result.summary(), err=True)
+    sys.exit(result.exit_code)
+
+
+@cli.group(epilog='Examples:\n\n  dmtool new wanderer "Ilse Marrow"\n\n'
+           '  dmtool new card coda "Salt in the Tea" --wanderer ilse-marrow')
+def new() -> None:
+    """Scaffold content files that pass 'dmtool check' at once, with TODO notes."""
+
+
+_NEW_DIR_HELP = ("The folder that holds {what} (default {default}). "
+                 "Example: --dir {default}")
+_FORCE = click.option("--force", is_flag=True,
+                      help="Overwrite files that already exist (they are refused otherwise). "
+                      "Example: dmtool new wanderer 'Ilse Marrow' --force")
+
+
+def _new_dir(what: str, default: str):  # type: ignore[no-untyped-def]
+    return click.option("--dir", "directory", type=click.Path(path_type=Path, file_okay=False),
+                        default=None, help=_NEW_DIR_HELP.format(what=what, default=default))
+
+
+def _run_new(**options: object) -> None:
+    from dmtool.authoring import NewOptions, run_new
+
+    result = run_new(NewOptions(**options))  # type: ignore[arg-type]
+    click.echo(result.summary())
+    sys.exit(result.exit_code)
+
+
+@new.command("wanderer", epilog='Example:\n\n  dmtool new wanderer "Ilse Marrow"')
+@click.argument("name")
+@_new_dir("wanderers", "content/wanderers")
+@_FORCE
+def new_wanderer(name: str, directory: Path | None, force: bool) -> None:
+    """Scaffold a wanderer: dashboard, storybook, 16 world shards, 3 malformations,
+    3 terrors, a final boss, starting cards and a finale legacy card per ending.
+
+    NAME is the wanderer's name; the id is its kebab-case form (ilse-marrow).
+    """
+    _run_new(what="wanderer", name=name, directory=directory, force=force)
+
+
+@new.command("storybook",
+             epilog='Example:\n\n  dmtool new storybook "The Salt Road" --wanderer ilse-marrow --force')
+@click.argument("name")
+@click.option("--wanderer", required=True, metavar="ID",
+              help="The wanderer the storybook belongs to. Example: --wanderer ilse-marrow")
+@_new_dir("wanderers", "content/wanderers")
+@_FORCE
+def new_storybook(name: str, wanderer: str, directory: Path | None, force: bool) -> None:
+    """Scaffold a wanderer's storybook (round events, shard encounters, four endings)
+    and point the wanderer at it."""
+    _run_new(what="storybook", name=name, wanderer=wanderer, directory=directory, force=force)
+
+
+@new.command("chapter", epilog='Example:\n\n  dmtool new chapter "The Long Night" '
+             "--expansion madness-reborn")
+@click.argument("name")
+@click.option("--expansion", required=True, metavar="ID",
+              help="The expansion the chapter belongs to. Example: --expansion madness-reborn")
+@_new_dir("expansions", "content/deep-madness")
+@_FORCE
+def new_chapter(name: str, expansion: str, directory: Path | None, force: bool) -> None:
+    """Scaffold a Deep Madness chapter, numbered after the expansion's last one (and
+    added to the expansion's campaign, if it has one)."""
+    _run_new(what="chapter", name=name, expansion=expansion, directory=directory, force=force)
+
+
+@new.command("card", epilog='Example:\n\n  dmtool new card finale-legacy-card "Salt Crown" '
+             "--wanderer ilse-marrow --ending B")
+@click.argument("kind", type=click.Choice(sorted(
+    ["coda", "domain-card", "encounter-card", "existence-card", "final-boss",
+     "finale-encounter-card", "finale-legacy-card", "wanderer-card"])))
+@click.argument("name")
+@click.option("--wanderer", required=True, metavar="ID",
+              help="The wanderer the card belongs to. Example: --wanderer ilse-marrow")
+@click.option("--ending", type=click.Choice(["A", "B", "C", "D"]), default="A",
+              help="The ending of a finale card (default A). Example: --ending C")
+@_new_dir("wanderers", "content/wanderers")
+@_FORCE
+def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path | None,
+             force: bool) -> None:
+    """Scaffold one card of a wanderer, list it on the wanderer, and give encounter
+    cards their storybook entry."""
+    _run_new(what="card", card_kind=kind, name=name, wanderer=wanderer, ending=ending,
+             directory=directory, force=force)
+
+
 @cli.command(name="test", epilog="Examples:\n\n  dmtool test\n\n  dmtool test tests/scenarios/r22-attack-breaks-rift.yaml --explain\n\n  dmtool test -k 'R24 and not coda' --coverage")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-k", "keyword", metavar="EXPRESSION", default=None,

@@ -177,10 +177,19 @@ def _schemas_for(relative: str) -> list[Path]:
             if any(g.match(relative) for g in globs)]
 
 
-def test_settings_name_every_kind_schema_and_nothing_else() -> None:
+# Kinds whose files live outside the repository's trees; such files carry a modeline.
+UNMAPPED_KINDS = {
+    "campaign-state": "the engine writes it wherever the players keep their campaign",
+}
+
+
+def test_settings_map_every_kind_that_lives_in_the_repository() -> None:
     mapped = {(REPO / schema).resolve() for schema in _mapping()}
-    kinds = {p.resolve() for p in SCHEMA_FILES if _kind_of(p)}
-    assert mapped == kinds
+    kinds = {p.resolve(): _kind_of(p) for p in SCHEMA_FILES if _kind_of(p)}
+    assert mapped <= set(kinds), "settings name a schema that is not a kind's schema"
+    unmapped = {kinds[p] for p in set(kinds) - mapped}
+    assert unmapped <= set(UNMAPPED_KINDS), (
+        f"map {sorted(unmapped - set(UNMAPPED_KINDS))} to their folders in .vscode/settings.json")
 
 
 @pytest.mark.parametrize("path", MAPPED, ids=lambda p: p.relative_to(REPO).as_posix())

@@ -262,3 +262,37 @@ def test_dm001_question_mark_or_colon_in_flow_text_gets_a_quoting_hint(
     (diagnostic,) = load_text(text).diagnostics
     assert (diagnostic.code, diagnostic.location.column) == ("DM001", column)
     assert diagnostic.hint is not None and "quotes" in diagnostic.hint
+
+
+# ---- stricter than libyaml (see strict.py for the rules and their YAML test suite cases) -
+
+@pytest.mark.parametrize(("text", "where"), [
+    ('key: "value"# note\n', (1, 13)),  # S1
+    ("list: [a, b]#note\n", (1, 13)),
+    ("list: [a,#note\n  b]\n", (1, 10)),
+    ("block: ># note\n  text\n", (1, 9)),
+    ("a:\n  b: [x,\n  y]\n", (3, 3)),  # S2
+    ('quoted: "a\nb"\n', (2, 1)),
+    ("- [\n\tfoo]\n", (2, 1)),
+    ("empty: >\n \n  \n   \n # comment\n", (4, 1)),  # S3
+    ("a: [-]\n", (1, 5)),  # S5
+    ("a: [-, x]\n", (1, 5)),
+])
+def test_invalid_yaml_that_libyaml_accepts_is_refused(text: str, where: tuple[int, int]) -> None:
+    assert refusal(text) == [("DM001", *where)]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ('key: "value" # note\n', {"key": "value"}),
+    ("key: a#b # C# note\n", {"key": "a#b"}),
+    ("url: http://x.org/#part\n", {"url": "http://x.org/#part"}),
+    ("list: [a#b, 'c']#\n".replace("#\n", " #\n"), {"list": ["a#b", "c"]}),
+    ("a:\n  b: [x,\n     y]\n", {"a": {"b": ["x", "y"]}}),
+    ('q: "a\n  b"\n', {"q": "a b"}),
+    ("[x,\ny]\n", ["x", "y"]),
+    ("text: |\n\n  x\n", {"text": "\nx\n"}),
+    ("a: [-1, -x, x-]\n", {"a": [-1, "-x", "x-"]}),
+    ("a: [? x : y]\n", {"a": [{"x": "y"}]}),
+])
+def test_valid_neighbours_of_the_strict_rules_still_load(text: str, value: object) -> None:
+    assert data(text) == value

@@ -121,3 +121,18 @@ def test_dumped_json_like_data_loads_back_equal(data: Any, style: str) -> None:
     assert result.diagnostics == [], text
     assert result.document is not None
     assert result.document.data == {"value": data}
+
+
+@SETTINGS
+@given(YAMLISH)
+def test_fast_and_positions_passes_agree_on_any_text(text: str) -> None:
+    from dmtool.loading.builder import NeedsPositions, build
+
+    with_positions = build(text, display="f.yaml", positions=True)
+    try:
+        fast = build(text, display="f.yaml", positions=False)
+    except NeedsPositions:
+        assert with_positions.diagnostics
+        return
+    assert with_positions.diagnostics == []
+    assert fast.data == with_positions.data or fast.data != fast.data  # NaN-free by now

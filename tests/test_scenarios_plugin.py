@@ -26,7 +26,7 @@ expect:
 def pytest_run(folder: Path, ini: str) -> subprocess.CompletedProcess[str]:
     (folder / "pytest.ini").write_text("[pytest]\n" + ini)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "dmtool.scenarios.pytest_plugin",
+        [sys.executable, "-m", "pytest",
          "-p", "no:cacheprovider", "-q", "-rs"],
         cwd=folder, capture_output=True, text=True, check=False, timeout=120)
 
@@ -59,7 +59,7 @@ def test_plugin_selects_by_rule_keyword(tmp_path: Path) -> None:
     make(tmp_path)
     (tmp_path / "pytest.ini").write_text("[pytest]\ndmtool_scenarios = fixtures\n")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "dmtool.scenarios.pytest_plugin",
+        [sys.executable, "-m", "pytest",
          "-p", "no:cacheprovider", "-q", "-k", "R09 and good"],
         cwd=tmp_path, capture_output=True, text=True, check=False, timeout=120)
     assert "1 passed" in done.stdout, done.stdout + done.stderr

@@ -72,9 +72,11 @@ class Plan:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def check(state: GameState, catalog: Catalog, action: Action) -> Plan:
-    """Raise Reject unless the action is legal now; return its plan."""
-    w = _actor(state, action)
+def check(state: GameState, catalog: Catalog, action: Action, *,
+          active: list[str] | None = None) -> Plan:
+    """Raise Reject unless the action is legal now; return its plan. `active` (the active
+    characters, when the caller already knows them) saves recomputing the track."""
+    w = _actor(state, action, active)
     if action.kind == "support":
         return _check_support(state, catalog, w, action)
     plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
@@ -82,7 +84,7 @@ def check(state: GameState, catalog: Catalog, action: Action) -> Plan:
     return plan
 
 
-def _actor(state: GameState, action: Action) -> Wanderer:
+def _actor(state: GameState, action: Action, active: list[str] | None) -> Wanderer:
     if state.outcome != "ongoing":
         raise Reject("stage_over", "The stage is over.")
     w = state.wanderers.get(action.wanderer or "")
@@ -93,9 +95,11 @@ def _actor(state: GameState, action: Action) -> Wanderer:
                      f"{state.phase} phase.")
     if not w.alive:
         raise Reject("wanderer_dead", f"{w.id} is dead until they respawn.")
-    if w.id not in active_characters(state):
+    if active is None:
+        active = active_characters(state)
+    if w.id not in active:
         raise Reject("not_your_turn", f"{w.id} is not the active character; the track has "
-                     f"{', '.join(active_characters(state)) or 'nobody'} next.")
+                     f"{', '.join(active) or 'nobody'} next.")
     if w.trapped and action.kind not in ("encounter", "pass"):
         raise Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
                      f"{w.trapped['entry']} (or pass).")
@@ -121,9 +125,7 @@ def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Acti
 
 def check_inner(state: GameState, catalog: Catalog, w: Wanderer, kind: str, args: Any,
                 *, free: bool) -> Plan:
-    from dmtool.engine import action_checks
-
-    fn = action_checks.CHECKS.get(kind)
+    fn = _checks().get(kind)
     if fn is None:
         raise Reject("bad_action", f"'{kind}' is not a wanderer action.")
     plan = fn(state, catalog, w, args if args is not None else {}, free)
@@ -131,6 +133,17 @@ def check_inner(state: GameState, catalog: Catalog, w: Wanderer, kind: str, args
     if free:
         plan.cost = 0
     return plan
+
+
+_CHECKS: dict[str, Any] = {}
+
+
+def _checks() -> dict[str, Any]:
+    if not _CHECKS:
+        from dmtool.engine import action_checks  # it imports this module, so not at the top
+
+        _CHECKS.update(action_checks.CHECKS)
+    return _CHECKS
 
 
 def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> None:

@@ -7,11 +7,13 @@ from typing import Any
 
 from dmtool.engine.actions import SYSTEM_ACTIONS, Action, check, parse_action
 from dmtool.engine.catalog import Catalog
+from dmtool.engine.constants import domain_text
 from dmtool.engine.context import Ctx, Event
 from dmtool.engine.dice import DiceSource
 from dmtool.engine.errors import Reject
 from dmtool.engine.policy import Policy
 from dmtool.engine.state import GameState
+from dmtool.engine.turns import active_characters
 
 
 @dataclass(frozen=True)
@@ -37,30 +39,43 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
     Dice and policy are asked as the rules need them; a rejection leaves no trace in the
     state (a scripted source that was read from should be rolled back by the caller).
     """
-    from dmtool.engine import finale, phases, refresh, setup  # noqa: F401  (system steps)
-    from dmtool.engine.perform import perform
-
+    steps, perform, wrap_up = _machinery()
     try:
         if not isinstance(action, Action):
             action = parse_action(action)
         work = state.clone()
         ctx = Ctx(work, catalog, dice, policy)
         if action.kind in SYSTEM_ACTIONS:
-            phases.STEPS[action.kind](ctx, action)
+            steps[action.kind](ctx, action)
         else:
             plan = check(work, catalog, action)
             perform(ctx, work.wanderers[action.wanderer or ""], plan)
         # However the wanderer stage ended, its end (the abomination's back) follows at once.
-        finale.wrap_up(ctx)
+        wrap_up(ctx)
     except Reject as rejection:
         return Rejected(rejection.code, rejection.message)
     return Applied(work, ctx.events)
 
 
-def is_legal(state: GameState, catalog: Catalog, action: Action) -> bool:
+_MACHINERY: list[Any] = []
+
+
+def _machinery() -> tuple[Any, Any, Any]:
+    """The system steps, the action performer and the end of the stage, imported on first
+    use (those modules import this one's neighbours, so not at the top)."""
+    if not _MACHINERY:
+        from dmtool.engine import finale, phases, refresh, setup  # noqa: F401  (registers)
+        from dmtool.engine.perform import perform
+
+        _MACHINERY.extend([phases.STEPS, perform, finale.wrap_up])
+    return _MACHINERY[0], _MACHINERY[1], _MACHINERY[2]
+
+
+def is_legal(state: GameState, catalog: Catalog, action: Action, *,
+             active: list[str] | None = None) -> bool:
     """Whether a wanderer action passes every check now (no dice are rolled)."""
     try:
-        check(state, catalog, action)
+        check(state, catalog, action, active=active)
     except Reject:
         return False
     return True
@@ -69,26 +84,25 @@ def is_legal(state: GameState, catalog: Catalog, action: Action) -> bool:
 def legal_actions(state: GameState, catalog: Catalog) -> list[Action]:
     """Every distinct wanderer action the active wanderers could take now (brain payments
     aside), plus the turn of an active monster."""
+    active = active_characters(state)
+    return [a for a in candidate_actions(state, catalog, active)
+            if a.kind == "activate" or is_legal(state, catalog, a, active=active)]
+
+
+def candidate_actions(state: GameState, catalog: Catalog,
+                      active: list[str] | None = None) -> list[Action]:
+    """What the active characters might do, before the legality checks: a monster's turn,
+    or each wanderer action with the arguments worth trying."""
     out: list[Action] = []
-    for cid in _active(state):
+    for cid in active_characters(state) if active is None else active:
         if cid in state.monsters:
             out.append(Action("activate", None, {"monster": cid}))
             continue
-        for kind, args in _candidates(state, catalog, cid):
-            action = Action(kind, cid, args)
-            if is_legal(state, catalog, action):
-                out.append(action)
+        out += [Action(kind, cid, args) for kind, args in _candidates(state, catalog, cid)]
     return out
 
 
-def _active(state: GameState) -> list[str]:
-    from dmtool.engine.turns import active_characters
-
-    return active_characters(state)
-
-
 def _candidates(state: GameState, catalog: Catalog, wid: str) -> list[tuple[str, Any]]:
-    from dmtool.engine.constants import domain_text
     from dmtool.engine.legacy import consumables
 
     w = state.wanderers[wid]

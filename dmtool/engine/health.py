@@ -181,7 +181,7 @@ def die(ctx: Ctx, w: Wanderer) -> None:
         punishment = ctx.catalog.monster(abomination).get("death_punishment", {})
         if punishment.get("effects"):
             ctx.emit("death_punishment", abomination=abomination, wanderer=w.id)
-            with ctx.acting(who=w.id):
+            with ctx.acting(who=w.id, monster=abomination):
                 run_effects(ctx, punishment["effects"])
     if state.stage == "finale":
         if w.id == state.central and not ctx.halted:

@@ -44,7 +44,7 @@ def needs_strict_pass(text: str) -> bool:
 
 def strict_problems(text: str, display: str) -> list[Diagnostic]:
     """Located diagnostics for the spec rules listed in the module docstring."""
-    from dmtool.loading.builder import event_source
+    from dmtool.loading.builder import MAX_PROBLEMS, event_source
     from ruamel.yaml.events import (
         CollectionEndEvent,
         CollectionStartEvent,
@@ -91,7 +91,8 @@ def strict_problems(text: str, display: str) -> list[Diagnostic]:
                     problems.extend(_continuation_problems(
                         text, flow_start, event, _block_indent(stack), display, collection=True))
     problems.extend(_glued_comments(text, spans, display))
-    return problems
+    problems.sort(key=lambda d: (d.location.line, d.location.column))
+    return problems[:MAX_PROBLEMS]
 
 
 def _block_indent(stack: list[tuple[bool, int]]) -> int:

@@ -26,7 +26,12 @@ class SetupProblem(Exception):
         self.code, self.message, self.where = code, message, where
 
 
-def build(setup: dict[str, Any], *, content: ContentIndex) -> tuple[GameState, Catalog]:
+def build(setup: dict[str, Any], *, content: ContentIndex, base: Path | None = None,
+          display: str | None = None) -> tuple[GameState, Catalog]:
+    """The state and catalogue of a fixture's setup. `base` is the fixture's folder (for a
+    campaign state file it names) and `display` its path as shown in diagnostics."""
+    from dmtool.scenarios.build_story import extend_catalog, extend_state
+
     catalog = Catalog(
         monsters=_monster_defs(setup, content),
         entries=_entries(setup, content),
@@ -43,6 +48,8 @@ def build(setup: dict[str, Any], *, content: ContentIndex) -> tuple[GameState, C
     for card in catalog.domain_cards.values():
         card["domains"] = [_domain_obj(d) for d in card.get("domains", [])]
     state = _state(setup, catalog, content)
+    extend_catalog(setup, catalog, content)
+    extend_state(setup, state, catalog, base, display)
     _validate(state, catalog)
     return state, catalog
 
@@ -189,7 +196,6 @@ def _state(setup: dict[str, Any], catalog: Catalog, content: ContentIndex) -> Ga
     _abomination(setup, state, catalog, content)
     state.decks = {k: list(v) for k, v in setup.get("decks", {}).items()}
     state.support = dict(setup.get("support_cards", {}))
-    state.condition_decks = dict(setup.get("condition_decks", {}))
     state.visited = list(setup.get("visited", []))
     state.killed = list(setup.get("killed", []))
     return state

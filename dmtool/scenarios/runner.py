@@ -26,6 +26,7 @@ from dmtool.engine.engine import is_legal
 from dmtool.engine.errors import Reject
 from dmtool.loading import SourceDocument, read_document
 from dmtool.scenarios.build import SetupProblem, build, resolve_content_dir
+from dmtool.scenarios.build_story import CampaignProblem
 from dmtool.scenarios.content import index_for
 from dmtool.scenarios.expect import check_events, check_state
 
@@ -139,9 +140,14 @@ def _static(run: _Run) -> None:
 def _start(run: _Run, data: dict[str, Any]) -> None:
     content = index_for(resolve_content_dir(Path(run.doc.path), data.get("content")))
     try:
-        run.state, run.catalog = build(data["setup"], content=content)
+        run.state, run.catalog = build(data["setup"], content=content,
+                                       base=Path(run.doc.path).parent, display=run.doc.display)
     except SetupProblem as problem:
         run.stop(problem.code, problem.where, problem.message)
+    except CampaignProblem as problem:
+        run.result.diagnostics.extend(problem.diagnostics)
+        run.result.status = "error"
+        raise _Stop from None
     if "seed" in data:
         run.dice = SeededDice()
         run.state.rng = data["setup"].get("rng", data["seed"])  # type: ignore[union-attr]

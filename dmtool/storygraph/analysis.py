@@ -14,7 +14,7 @@ from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
 from dmtool.storygraph.conditions import Facts, describe, evaluate
-from dmtool.storygraph.context import Source, StoryContext
+from dmtool.storygraph.context import Source, StoryContext, located
 from dmtool.storygraph.local import local_findings, where
 from dmtool.storygraph.reach import Solution, components, open_arcs, solve, traps
 from dmtool.storygraph.scores import INF, ScoreAnalysis, analyse_scores
@@ -174,7 +174,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     for card in orphans:
         yield diagnose(
             "DM308",
-            card.where or card.location,
+            located(card.where or card.location),
             f"encounter card '{card.card_id}' has no spawning condition and no reachable "
             f"branch spawns it, so entry {card.entry} is never read through it; add a "
             f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere",
@@ -271,7 +271,7 @@ def _orphan_codas(analysis: Analysis) -> Iterator[Diagnostic]:
         if coda not in solution.facts.codas:
             yield diagnose(
                 "DM309",
-                location,
+                located(location),
                 f"coda card '{coda}' is never awarded by a reachable branch of storybook "
                 f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs",
             )

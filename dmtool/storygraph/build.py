@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Union
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
-from dmtool.storygraph.context import Source, StoryContext
+from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
 # special setup), "A:setup" and "A:event" (an ending's special setup and event phase).
@@ -52,7 +52,7 @@ class Root:
     # finale-event | finale-shard | finale-card (an ending's finale)
     kind: str
     label: str
-    location: Location | None = None
+    location: Location | Place | None = None
     ending: str | None = None
 
 
@@ -213,7 +213,7 @@ def _roots(graph: StoryGraph) -> None:
                     ending.start,
                     "start",
                     f"ending {letter} start",
-                    storybook.locate(ending.parts + ("start",)),
+                    Place(storybook, ending.parts + ("start",)),
                     ending=letter,
                 )
             )

@@ -13,6 +13,22 @@ ROUND_TRACKERS = "round-trackers"
 
 
 @dataclass(frozen=True, slots=True)
+class Place:
+    """Where something is written, resolved only when a finding needs it: the loader
+    computes positions lazily (a second parse of the file), and most runs need none."""
+
+    document: Any
+    parts: tuple[str | int, ...]
+
+    def resolve(self) -> Location:
+        return self.document.locate(self.parts)
+
+
+def located(where: Location | Place) -> Location:
+    return where.resolve() if isinstance(where, Place) else where
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """An entry named outside the storybook.
 
@@ -24,14 +40,14 @@ class Source:
     kind: str
     label: str
     entry: int
-    location: Location
+    location: Location | Place
     ending: str | None = None
     card_id: str | None = None
     spawned: bool = False
     encounter_kind: str | None = None
     entrance: Mapping[str, Any] | None = None
     # Where the card's id is written (for findings about the card itself).
-    where: Location | None = None
+    where: Location | Place | None = None
     # The spawning condition on the card's back, when it has one.
     spawn: Mapping[str, Any] | None = None
 
@@ -46,7 +62,7 @@ class StoryContext:
     cards: tuple[Source, ...] = ()
     finale: tuple[Source, ...] = ()
     # Coda cards of the wanderer: id -> where the card's id is written.
-    codas: Mapping[str, Location] = field(default_factory=dict)
+    codas: Mapping[str, Location | Place] = field(default_factory=dict)
     # Coda front effects (applied when a coda is gained, e.g. sentience changes).
     coda_effects: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     sentience: Mapping[str, int] | None = None
@@ -75,7 +91,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
                     "shard",
                     f"world shard {number}",
                     encounter["entry"],
-                    doc.locate(("encounter", "entry")),
+                    Place(doc, ("encounter", "entry")),
                     encounter_kind=encounter.get("kind"),
                 )
             )
@@ -88,7 +104,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
                         "finale-shard",
                         f"world shard {number} (finale)",
                         enc["entry"],
-                        doc.locate(("finale", "encounters", i, "entry")),
+                        Place(doc, ("finale", "encounters", i, "entry")),
                         ending=enc.get("ending"),
                     )
                 )
@@ -97,10 +113,10 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         _card(doc, "finale-card")
         for doc in _mine(corpus.of_kind("finale-encounter-card"), wanderer)
     ]
-    codas: dict[str, Location] = {}
+    codas: dict[str, Location | Place] = {}
     coda_effects: dict[str, tuple[Any, ...]] = {}
     for doc in _mine(corpus.of_kind("coda"), wanderer):
-        codas[doc.data["id"]] = doc.locate(("id",))
+        codas[doc.data["id"]] = Place(doc, ("id",))
         effects = doc.data.get("effects")
         coda_effects[doc.data["id"]] = tuple(effects) if isinstance(effects, list) else ()
     return StoryContext(
@@ -140,13 +156,13 @@ def _card(doc: Any, kind: str) -> Source | None:
         kind,
         f"card {data['id']}",
         data["entry"],
-        doc.locate(("entry",)),
+        Place(doc, ("entry",)),
         ending=data.get("ending"),
         card_id=data["id"],
         spawned=isinstance(spawn, dict),
         encounter_kind=data.get("encounter_kind"),
         entrance=when if isinstance(when, dict) else None,
-        where=doc.locate(("id",)),
+        where=Place(doc, ("id",)),
         spawn=spawn.get("when")
         if isinstance(spawn, dict) and isinstance(spawn.get("when"), dict)
         else None,
@@ -165,7 +181,7 @@ def _rounds(documents: list[Any]) -> tuple[Source, ...] | None:
             if isinstance(item, dict) and _is_int(item.get("entry")):
                 number = item.get("round", i + 1)
                 found.append(
-                    Source("round", f"round {number}", item["entry"], doc.locate((key, i, "entry")))
+                    Source("round", f"round {number}", item["entry"], Place(doc, (key, i, "entry")))
                 )
     return tuple(found)
 

@@ -20,7 +20,6 @@ from dmtool.storygraph.build import node_name
 from dmtool.storygraph.dice import COLOURS, example_roll
 from dmtool.storygraph.witness import Witness, describe_step, render_witness
 
-
 # Used when the wanderer is not in the corpus (a lone storybook).
 DEFAULT_HEALTH, DEFAULT_CAPACITY = 6, 7
 

@@ -10,6 +10,7 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.model.storybook import Parts, Step, Storybook, dead_effects
 from dmtool.storygraph.build import StoryGraph, node_name
+from dmtool.storygraph.context import located
 
 
 def where(storybook: Storybook, parts: Parts) -> Location:
@@ -205,7 +206,7 @@ def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
         if entry is None:
             yield diagnose(
                 "DM301",
-                source.location,
+                located(source.location),
                 f"{source.label} names entry {source.entry}, which storybook "
                 f"'{storybook.id}' does not have",
                 hint=hint_for(storybook, source.entry),
@@ -213,7 +214,7 @@ def _source_links(graph: StoryGraph) -> Iterator[Diagnostic]:
         elif source.kind == "round" and entry.kind != "event":
             yield diagnose(
                 "DM310",
-                source.location,
+                located(source.location),
                 f"{source.label} names entry {source.entry}, which is of kind "
                 f"'{entry.kind}' in storybook '{storybook.id}'; the event phase reads an "
                 f"'event' entry",

@@ -243,24 +243,22 @@ class _Game:
             know.visited.add,
             know.sentience,
         )
-        stack: list[list[Any]] = [[program, 0]]
+        stack = [iter(program)]
         links = decisions = 0
         result = "open"
         while stack:
-            frame = stack[-1]
-            ops, i = frame
-            if i >= len(ops):
+            op = next(stack[-1], None)
+            if op is None:
                 stack.pop()
                 continue
-            frame[1] = i + 1
-            code, a, b = ops[i]
+            code, a, b = op
             if code == TEST:
                 decisions += 1
                 key = (a, tuple(sentience))
                 chance = odds.get(key)
                 if chance is None:
                     chance = odds[key] = probability(a, sentience)
-                stack.append([b[0] if random_() < chance else b[1], 0])
+                stack.append(iter(b[0] if random_() < chance else b[1]))
             elif code == GOTO:
                 links += 1
                 gate = entrances.get(a)
@@ -273,7 +271,7 @@ class _Game:
                     break
                 self.at = a
                 visit(a)
-                stack = [[entries[a], 0]]
+                stack = [iter(entries[a])]
             elif code == EXIT:
                 result = a
                 break
@@ -281,10 +279,10 @@ class _Game:
                 options = [p for when, p in a if when is None or holds(when) is not False]
                 if options:
                     decisions += 1
-                    stack.append([options[int(random_() * len(options))], 0])
+                    stack.append(iter(options[int(random_() * len(options))]))
             elif code == IF:
                 value = holds(a) if a is not None else True
-                stack.append([b[0] if (random_() < 0.5 if value is None else value) else b[1], 0])
+                stack.append(iter(b[0] if (random_() < 0.5 if value is None else value) else b[1]))
             elif code == SCORE:
                 scores = know.scores
                 for index, points in a:
@@ -292,7 +290,7 @@ class _Game:
             elif code == MAY:
                 decisions += 1
                 if random_() < 0.5:
-                    stack.append([a, 0])
+                    stack.append(iter(a))
             else:
                 self._apply(code, a)
         self.decisions += decisions

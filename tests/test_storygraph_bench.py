@@ -19,7 +19,9 @@ def test_generated_storybook_is_schema_valid_and_clean() -> None:
     assert not list(schemas.validator("storybook").iter_errors(data))
     for document in documents:
         if document["kind"] in ("coda", "world-shard", "encounter-card"):
-            assert not list(schemas.validator(document["kind"]).iter_errors(document)), document["id"]
+            assert not list(schemas.validator(document["kind"]).iter_errors(document)), document[
+                "id"
+            ]
     analysis = analyse(*prepared(1500, seed=3))
     assert analysis.diagnostics == []
     assert len(analysis.graph.entries) > 1400

@@ -10,7 +10,6 @@ import yaml
 from storygraph_support import clean_entries, entry, storybook_data, write
 
 from dmtool.errors import UsageError
-from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.storygraph import render as render_module
 from dmtool.storygraph.commands import (
     GraphOptions,
@@ -19,6 +18,7 @@ from dmtool.storygraph.commands import (
     run_graph,
     run_odds,
 )
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 
 def _tree(tmp_path: Path, entries: list | None = None) -> Path:
@@ -159,6 +159,8 @@ def test_usage_errors(tmp_path: Path) -> None:
         run_graph(GraphOptions(paths=(path,), output=tmp_path / "g.pdf"))
     with pytest.raises(UsageError, match="no entry 555"):
         run_graph(GraphOptions(paths=(path,), output=tmp_path / "g.dot", focus=555))
+    with pytest.raises(UsageError, match="add -o"):
+        run_graph(GraphOptions(paths=(path,), focus=2))
     with pytest.raises(UsageError, match="no storybook found"):
         run_graph(GraphOptions(paths=(path.parent / "codas",)))
     with pytest.raises(UsageError):

@@ -10,10 +10,10 @@ from dmtool.engine.actions import BASE_COST, Plan, parse_rift, range_cost
 from dmtool.engine.catalog import Catalog
 from dmtool.engine.constants import MAX_RANGE
 from dmtool.engine.errors import Reject
+from dmtool.engine.items import use_action
 from dmtool.engine.state import GameState, Wanderer
 
 Checker = Callable[[GameState, Catalog, Wanderer, Any, bool], Plan]
-CHARGED_ACTION_COST = 1
 CHECKS: dict[str, Checker] = {}
 
 
@@ -187,11 +187,8 @@ def _component(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free:
     if card not in w.existence_cards and card not in w.domain_cards:
         raise Reject("card_not_held", f"{w.id} holds no card '{card}'.")
     defn = catalog.existence_cards.get(card) or catalog.domain_cards.get(card) or {}
-    action = defn.get("action")
+    action = use_action(catalog, w, card)
     charged = card in w.domain_cards and bool(defn.get("charges"))
-    if not isinstance(action, dict) and charged and defn.get("effects"):
-        # A charged item without a printed cost: one charge and 1 mental capacity per use.
-        action = {"cost": CHARGED_ACTION_COST, "effects": defn["effects"]}
     if not isinstance(action, dict):
         raise Reject("no_component_action", f"'{card}' has no action.")
     if charged and w.charges.get(card, 0) <= 0:

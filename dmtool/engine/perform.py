@@ -92,16 +92,16 @@ def _search(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
 @doer("trade")
 def _trade(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
     other = ctx.wanderer(plan.data["with"])
-    for card in plan.data["give"]:
-        w.domain_cards.remove(card)
-        other.domain_cards.append(card)
-        if card in w.charges:
-            other.charges[card] = w.charges.pop(card)
-    for card in plan.data["take"]:
-        other.domain_cards.remove(card)
-        w.domain_cards.append(card)
-        if card in other.charges:
-            w.charges[card] = other.charges.pop(card)
+    from dmtool.engine.items import take_effect
+
+    for card, giver, taker in [(c, w, other) for c in plan.data["give"]] + [
+            (c, other, w) for c in plan.data["take"]]:
+        giver.domain_cards.remove(card)
+        taker.domain_cards.append(card)
+        if card in giver.charges:
+            taker.charges[card] = giver.charges.pop(card)
+        take_effect(ctx, giver, card, gained=False)
+        take_effect(ctx, taker, card, gained=True)
     ctx.emit("traded", wanderer=w.id, partner=other.id, gave=plan.data["give"],
              took=plan.data["take"])
     enforce_limit(ctx, w)

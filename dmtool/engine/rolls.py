@@ -210,10 +210,13 @@ def _card_domains(ctx: Ctx, cid: str) -> list[Domain]:
 
 
 def discard_domain_card(ctx: Ctx, w: Wanderer, cid: str, *, why: str) -> None:
+    from dmtool.engine.items import take_effect
+
     w.domain_cards.remove(cid)
     w.charges.pop(cid, None)
     ctx.state.decks.setdefault("domain_discard", []).insert(0, cid)
     ctx.emit("domain_card_discarded", wanderer=w.id, card=cid, why=why)
+    take_effect(ctx, w, cid, gained=False)
 
 
 def minimal_for(need: list[Domain]) -> Callable[[list[Domain], list[tuple[str, list[Domain]]]],

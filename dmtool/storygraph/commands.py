@@ -101,6 +101,8 @@ def run_graph(options: GraphOptions) -> GraphResult:
 
     if options.fmt not in ("text", "json"):
         raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
+    if options.output is None and (options.focus is not None or options.ending is not None):
+        raise UsageError("--focus, --depth and --ending choose what -o draws; add -o FILE.svg")
     analyses, problems = _analyses(options.paths)
     if options.output is not None and len(analyses) > 1:
         raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")

@@ -76,8 +76,10 @@ def fixture_skeleton(
             scores = [max(0, s + g) for s, g in zip(scores, gain, strict=True)]
         for leaf in hop.arc.branch.leaves:
             if _rolls_d16(leaf.name, leaf.value):
-                notes.append(f"  # {node_name(hop.node)}: {leaf.name} rolls the otherworld die; "
-                             "script a d16 roll or name a shard")
+                notes.append(
+                    f"  # {node_name(hop.node)}: {leaf.name} rolls the otherworld die; "
+                    "script a d16 roll or name a shard"
+                )
         for step in hop.arc.branch.steps:
             where = node_name(hop.node)
             if step.kind in ("pass", "fail"):

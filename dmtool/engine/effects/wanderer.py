@@ -93,11 +93,16 @@ def draw_domain_card(ctx: Ctx) -> str | None:
 
 
 def give_domain_card(ctx: Ctx, w: Wanderer, card: str) -> None:
+    """A charged card gets its existence tokens; a card with lasting effects applies them
+    alongside every other card held."""
+    from dmtool.engine.items import take_effect
+
     w.domain_cards.append(card)
     charges = ctx.catalog.domain_cards.get(card, {}).get("charges")
     if charges:
         w.charges[card] = charges
     ctx.emit("domain_card_gained", wanderer=w.id, card=card)
+    take_effect(ctx, w, card, gained=True)
     enforce_limit(ctx, w)
 
 

@@ -186,6 +186,78 @@ def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path |
              directory=directory, force=force)
 
 
+# --- paste into dmtool/cli.py (after the `explain` command) -------------------------------
+
+@cli.command(epilog="Examples:\n\n  dmtool graph content/wanderers/hollis-brandt/storybook.yaml\n\n"
+             "  dmtool graph content/wanderers/hollis-brandt/storybook.yaml -o parish.svg --focus 106 --depth 2\n\n"
+             "  dmtool graph content/wanderers/hollis-brandt/storybook.yaml --witness --witness-dir scenarios/")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format: text, or json with nodes, edges, roots, terminals, findings and "
+              "score bounds. Example: --format json > graph.json")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Draw the graph to a .svg, .png or .dot file (SVG and PNG need Graphviz's "
+              "'dot'; without it the DOT file is written). Example: -o parish.svg")
+@click.option("--focus", type=int, default=None, metavar="ENTRY",
+              help="With -o, draw only the entries near this one. Example: -o near.svg --focus 106")
+@click.option("--depth", type=click.IntRange(0, 50), default=2, show_default=True,
+              help="How many links away from --focus to draw. Example: --focus 106 --depth 3")
+@click.option("--ending", type=click.Choice(["A", "B", "C", "D"]), default=None,
+              help="With -o, draw only this ending's finale. Example: -o c.svg --ending C")
+@click.option("--witness", is_flag=True,
+              help="Print, for each ending, a shortest way to give it points and to reach each "
+              "of its conclusions. Example: --witness")
+@click.option("--witness-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="With --witness, also write each witness as a scenario fixture skeleton into "
+              "this folder. Example: --witness --witness-dir tests/scenarios/drafts")
+def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | None, depth: int,
+          ending: str | None, witness: bool, witness_dir: Path | None) -> None:
+    """Analyse storybooks as graphs: broken links, dead ends, unreachable entries and endings,
+    traps, score bounds; draw them; print witness paths.
+
+    PATHS are storybook files or folders holding them; round trackers, world shards and
+    cards are read from the content/ tree around them.
+    """
+    from dmtool.storygraph.commands import GraphOptions, run_graph
+
+    if witness_dir is not None and not witness:
+        raise click.UsageError("--witness-dir needs --witness")
+    result = run_graph(GraphOptions(paths=paths, output=output, fmt=fmt, witness=witness,
+                                    witness_dir=witness_dir, focus=focus, depth=depth, ending=ending))
+    for message in result.messages:
+        click.echo(f"dmtool: {message}", err=True)
+    click.echo(result.text, nl=False)
+    sys.exit(result.exit_code)  # 0 clean (warnings allowed), 1 an error-severity finding
+
+
+@cli.command(epilog="Examples:\n\n  dmtool odds content/wanderers/hollis-brandt/storybook.yaml\n\n"
+             "  dmtool odds content/wanderers/hollis-brandt/storybook.yaml --sentience red=3,purple=2\n\n"
+             "  dmtool odds content/wanderers/hollis-brandt/storybook.yaml --runs 10000 --seed 7")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--sentience", default="", metavar="COLOUR=N,...",
+              help="Sentience values to use instead of the wanderer's starting ones (colours not "
+              "named keep theirs). Example: --sentience red=2,blue=1")
+@click.option("--runs", type=click.IntRange(min=1), default=None,
+              help="Play this many random playthroughs and report the endings reached and the "
+              "entries never visited, instead of listing test odds. Example: --runs 10000")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the playthroughs' random generator; the same seed plays the same "
+              "games. Example: --runs 1000 --seed 42")
+@click.option("--goal", type=click.Choice(["30", "40", "50"]), default="40", show_default=True,
+              help="Total ending score that wins the wanderer stage in playthroughs (short, "
+              "normal and long games). Example: --goal 30")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format. Example: --format json")
+def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str, fmt: str) -> None:
+    """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
+    from dmtool.storygraph.commands import OddsOptions, parse_sentience, run_odds
+
+    result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
+                                  seed=seed, goal=int(goal), fmt=fmt))
+    click.echo(result.text, nl=False)
+    sys.exit(result.exit_code)  # always 0: odds report, they do not judge
+
+
 @cli.command(name="test", epilog="Examples:\n\n  dmtool test\n\n  dmtool test tests/scenarios/r22-attack-breaks-rift.yaml --explain\n\n  dmtool test -k 'R24 and not coda' --coverage")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-k", "keyword", metavar="EXPRESSION", default=None,

@@ -23,6 +23,18 @@ expect:
 """
 
 
+def _installed() -> bool:
+    """Whether the package's pytest11 entry point already loads the plugin."""
+    from importlib.metadata import entry_points
+
+    return any(e.value == "dmtool.scenarios.pytest_plugin"
+               for e in entry_points(group="pytest11"))
+
+
+# Load the plugin by name only when the installed entry point does not (twice is an error).
+PLUGIN = () if _installed() else ("-p", "dmtool.scenarios.pytest_plugin")
+
+
 def pytest_run(folder: Path, ini: str) -> subprocess.CompletedProcess[str]:
     (folder / "pytest.ini").write_text("[pytest]\n" + ini)
     return subprocess.run(

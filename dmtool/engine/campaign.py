@@ -87,7 +87,7 @@ def from_game(campaign: CampaignState, state: GameState, catalog: Catalog, *,
                 listed.append(card)
         elif owner is None and card not in out.unlocked:
             out.unlocked.append(card)
-    for wid in keep:
+    for wid in sorted(w for w in keep if w in state.wanderers or w in out.wanderers):
         progress = out.progress(wid)
         progress["legacy_cards"] = list(state.legacy.get(wid, []))
         progress["finale_legacy"] = state.finale_legacy.get(wid)

@@ -58,6 +58,10 @@ def next_action(state: GameState, catalog: Catalog, chooser: Chooser) -> Action:
     monsters = [a for a in candidates if a.kind == "activate"]
     if monsters:  # a tie among monsters on the track: the players pick which acts
         return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
+    if chooser.policy == "greedy":
+        from dmtool.engine.play.greedy import rank
+
+        candidates = rank(state, catalog, candidates)
     return chooser.pick(candidates, lambda a: is_legal(state, catalog, a, active=active))
 
 

@@ -4,6 +4,8 @@
 one action of that kind; questions get a uniform pick among their options (and the
 default), and yes-or-no help (spending stored domains, discarding domain cards) is a coin
 toss. 'first': the first option everywhere; passing only when nothing else is legal.
+'greedy': the candidates come ranked by a simple heuristic (see greedy.py) and the best
+legal one is taken; help is always taken; story choices stay random.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dmtool.engine.actions import Action
 from dmtool.engine.dice import ScriptError
 from dmtool.engine.policy import REQUIRED, Question
 
-POLICIES = ("random", "first")
+POLICIES = ("random", "first", "greedy")
 YES_NO = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
 
 
@@ -48,6 +50,8 @@ class Chooser:
             ordered = [a for a in candidates if a.kind != "pass"] + [
                 a for a in candidates if a.kind == "pass"]
             found = next((a for a in ordered if legal(a)), None)
+        elif self.policy == "greedy":  # already ranked best first by the caller
+            found = next((a for a in candidates if legal(a)), None)
         else:
             found = self._sample(candidates, legal)
         if found is None:
@@ -77,6 +81,12 @@ class Chooser:
             if not options:
                 raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
             return question.key, options[0]
+        if self.policy == "greedy":
+            from dmtool.engine.play.greedy import answer
+
+            picked = answer(question)
+            if picked is not None:
+                return picked
         if question.default is not REQUIRED and question.default not in options:
             options.append(question.default)
         if question.key in YES_NO and question.valid(question.key, True):

@@ -1,9 +1,10 @@
 """Generate the benchmark corpus of performance.md: storybooks in dmtool's own format.
 
 Generated content is for measuring only (authored content is written, not generated).
-Each storybook is a connected, valid story: entries 1-10 are round events, every entry
-links onward, tests and choices branch, and the four endings each have a start and two
-conclusions, so the graph analyses do real work and report nothing.
+Each benchmark wanderer is scaffolded with `dmtool new wanderer` (so it is complete and
+clean), then its storybook grows a generated story of `entries` entries that an encounter
+card with a spawning condition opens: every entry is reachable, tests and choices branch,
+every branch links on or ends, so the graph analyses do real work and report nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+
+from dmtool.authoring.scaffold import NewOptions, run_new
 
 _WORDS = (
     "the stair hums with a voice that is almost your mother's while lantern light gutters "
@@ -20,29 +23,26 @@ _WORDS = (
 ).split()
 _COLOURS = ("red", "blue", "green", "yellow", "purple")
 _TYPES = ("hand", "eye", "brain", "skull", "sphere")
+FIRST_ENTRY = 1001
 
 
 def _prose(rng: random.Random, words: int) -> str:
     return " ".join(rng.choice(_WORDS) for _ in range(words)).capitalize() + "."
 
 
-def storybook_yaml(*, storybook_id: str, wanderer: str, entries: int, legacy: list[str],
-                   seed: int, schema_path: str) -> str:
-    """One storybook of `entries` entries (at least 40) as YAML text."""
+def story_entries(*, count: int, seed: int, first: int = FIRST_ENTRY) -> str:
+    """`count` storybook entries numbered from `first`, as YAML list items at indent 2."""
     rng = random.Random(seed)
-    out = [f"# yaml-language-server: $schema={schema_path}", "kind: storybook",
-           f"id: {storybook_id}", f"wanderer: {wanderer}", f"title: Benchmark {storybook_id}",
-           "introduction: |", f"  {_prose(rng, 40)}", "entries:"]
-    last_story = entries - 12  # the tail holds the endings' starts and conclusions
-    for number in range(1, last_story + 1):
-        kind = "event" if number <= 10 else rng.choice(("exploration", "reality_shard"))
-        out += [f"  - entry: {number}", f"    kind: {kind}", f"    title: {_prose(rng, 3)[:-1]}",
-                "    text: |", f"      {_prose(rng, 30)}", f"      {_prose(rng, 25)}", "    effects:"]
-        nxt, alt = min(number + 1, last_story), min(number + 2, last_story)
+    last = first + count - 1
+    out: list[str] = []
+    for number in range(first, last + 1):
+        nxt, alt = min(number + 1, last), min(number + 2, last)
         ending = "ABCD"[number % 4]
-        if kind == "event":
-            out += [f"      - spawn_terror: {{terror: random, count: 1}}",
-                    f"      - end: event"]
+        out += [f"  - entry: {number}", "    kind: exploration",
+                f"    title: {_prose(rng, 3)[:-1]}", "    text: |",
+                f"      {_prose(rng, 30)}", f"      {_prose(rng, 25)}", "    effects:"]
+        if number == last:
+            out += ["      - gain_existence: 1", "      - end: encounter"]
         elif number % 3 == 0:
             colour, dtype = rng.choice(_COLOURS), rng.choice(_TYPES)
             out += ["      - test:", f"          roll: {{{colour}: [{dtype}]}}",
@@ -50,52 +50,45 @@ def storybook_yaml(*, storybook_id: str, wanderer: str, entries: int, legacy: li
                     f"          fail: [{{lose_health: 1}}, {{goto: {alt}}}]"]
         elif number % 3 == 1:
             out += ["      - choice:", f"          - label: {_prose(rng, 4)[:-1]}",
-                    f"            effects: [{{score: {{{ending}: 1}}}}, {{end: encounter}}]",
-                    f"          - label: {_prose(rng, 4)[:-1]}", f"            effects: [{{goto: {nxt}}}]"]
+                    f"            effects: [{{score: {{{ending}: 1}}}}, {{goto: {nxt}}}]",
+                    f"          - label: {_prose(rng, 4)[:-1]}",
+                    "            effects: [{end: encounter}]"]
         else:
-            out += [f"      - gain_existence: 1", f"      - goto: {nxt}"]
-    out.append("endings:")
-    for index, letter in enumerate("ABCD"):
-        start = last_story + 1 + index * 3
-        first, second = start + 1, start + 2
-        out += [f"  - ending: {letter}", f"    title: Ending {letter}",
-                f"    setup: {{text: {_prose(rng, 8)}}}", f"    rules: {_prose(rng, 10)}",
-                f"    event_phase: {{text: {_prose(rng, 8)}}}", "    final_bosses: []",
-                f"    goals: {_prose(rng, 8)}", f"    start: {start}", "    conclusions:",
-                f"      - {{entry: {first}, title: First of {letter}, legacy: {legacy[0]}}}",
-                f"      - {{entry: {second}, title: Second of {letter}, legacy: {legacy[1 % len(legacy)]}}}"]
-    tail = []
-    for index, letter in enumerate("ABCD"):
-        start = last_story + 1 + index * 3
-        tail += [f"  - entry: {start}", "    kind: finale", f"    title: Into {letter}",
-                 f"    text: {_prose(rng, 12)}", "    effects:", "      - choice:",
-                 f"          - {{label: Hold on, effects: [{{goto: {start + 1}}}]}}",
-                 f"          - {{label: Let go, effects: [{{goto: {start + 2}}}]}}"]
-        for offset in (1, 2):
-            tail += [f"  - entry: {start + offset}", "    kind: conclusion",
-                     f"    title: Conclusion {letter}{offset}", f"    text: {_prose(rng, 12)}",
-                     f"    effects: [{{conclude: {legacy[(offset - 1) % len(legacy)]}}}]"]
-    at = out.index("endings:")
-    return "\n".join(out[:at] + tail + out[at:]) + "\n"
+            out += ["      - gain_existence: 1", f"      - goto: {nxt}"]
+    return "\n".join(out) + "\n"
+
+
+def _opening_card(wanderer: str, first: int) -> str:
+    return (
+        "# yaml-language-server: $schema=../../../../schemas/encounter-card.schema.json\n"
+        f"kind: encounter-card\nid: {wanderer}-long-road\nwanderer: {wanderer}\n"
+        f"title: The Long Road\nentry: {first}\nencounter_kind: exploration\n"
+        "spawn:\n  when: {round_at_least: 2}\n  text: From the second round on, the road opens.\n"
+    )
 
 
 def build_corpus(target: Path, *, content: Path, storybooks: int, entries: int,
-                 wanderer: str, legacy: list[str], dirty_percent: float = 0.0) -> list[Path]:
-    """Copy the real content tree into `target` and add generated storybooks; return them."""
+                 dirty_percent: float = 0.0) -> list[Path]:
+    """Copy the real content tree into `target`, add benchmark wanderers; return storybooks."""
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(content, target)
-    made: list[Path] = []
     rng = random.Random(7)
+    made: list[Path] = []
     for index in range(storybooks):
-        folder = target / "wanderers" / f"bench-{index:03d}"
-        folder.mkdir(parents=True)
-        path = folder / "storybook.yaml"
-        text = storybook_yaml(storybook_id=f"bench-{index:03d}", wanderer=wanderer,
-                              entries=entries, legacy=legacy, seed=index,
-                              schema_path="../../../schemas/storybook.schema.json")
+        name = f"Bench Walker {index:03d}"
+        wanderer = f"bench-walker-{index:03d}"
+        run_new(NewOptions(what="wanderer", name=name, directory=target / "wanderers"))
+        folder = target / "wanderers" / wanderer
+        (folder / "encounter-cards").mkdir(exist_ok=True)
+        (folder / "encounter-cards" / "long-road.yaml").write_text(
+            _opening_card(wanderer, FIRST_ENTRY), encoding="utf-8")
+        book = folder / "storybook.yaml"
+        text = book.read_text(encoding="utf-8")
+        story = story_entries(count=entries, seed=index)
         if dirty_percent and rng.random() * 100 < dirty_percent:
-            text = text.replace("kind: exploration", "kind: exploraton", 1)
-        path.write_text(text, encoding="utf-8")
-        made.append(path)
+            story = story.replace("kind: exploration", "kind: exploraton", 1)
+        text = text.replace("\nendings:\n", "\n" + story + "endings:\n", 1)
+        book.write_text(text, encoding="utf-8")
+        made.append(book)
     return made

@@ -38,14 +38,30 @@ def _best(command: list[str], *, cwd: Path, runs: int = 3, env: dict[str, str] |
     return min(_timed(command, cwd=cwd, env=env)[0] for _ in range(runs))
 
 
-def _legacy_ids(content: Path) -> list[str]:
-    ids = sorted(p.stem for p in content.glob("wanderers/*/finale-legacy-cards/*.yaml"))
-    return ids or ["missing-legacy-card"]
+def _one_changed_file(content: Path, env: dict[str, str]) -> float:
+    """`dmtool check FILE` on a copy of the real content/ whose cache is warm, after an edit."""
+    small = OUT / "small"
+    shutil.rmtree(small, ignore_errors=True)
+    small.mkdir(parents=True)
+    shutil.copytree(content, small / "content")
+    (small / "schemas").symlink_to(ROOT / "schemas")
+    local_env = dict(env, **{CACHE_ENV: str(small / "cache")})
+    subprocess.run([str(BIN / "dmtool"), "check", "content"], cwd=small, env=local_env,
+                   stdout=subprocess.DEVNULL, check=False)
+    edited = sorted((small / "content").rglob("codas/*.yaml"))[0]
+    times = []
+    for attempt in range(3):
+        edited.write_text(edited.read_text(encoding="utf-8") + f"# edit {attempt}\n", encoding="utf-8")
+        times.append(_timed([str(BIN / "dmtool"), "check", str(edited.relative_to(small))],
+                            cwd=small, env=local_env)[0])
+    return min(times)
 
 
-def _sample_wanderer(content: Path) -> str:
-    found = sorted(p.parent.name for p in content.glob("wanderers/*/storybook.yaml"))
-    return found[0] if found else "missing-wanderer"
+def _allow_bench_terrors(corpus: Path) -> None:
+    """Each benchmark wanderer brings three terrors; raise the copied manifest's count."""
+    manifest = corpus / "dawn-of-madness" / "manifest.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("count: 21\n", "count: 99\n", 1), encoding="utf-8")
 
 
 def main() -> None:
@@ -54,8 +70,8 @@ def main() -> None:
     (OUT / "schemas").unlink(missing_ok=True)
     (OUT / "schemas").symlink_to(ROOT / "schemas")
     corpus = OUT / "content"
-    storybooks = build_corpus(corpus, content=content, storybooks=10, entries=1000,
-                              wanderer=_sample_wanderer(content), legacy=_legacy_ids(content))
+    storybooks = build_corpus(corpus, content=content, storybooks=10, entries=1000)
+    _allow_bench_terrors(corpus)
     size = sum(p.stat().st_size for p in storybooks)
     dmtool = str(BIN / "dmtool")
     env = dict(os.environ, **{CACHE_ENV: str(OUT / "cache")})
@@ -76,10 +92,8 @@ def main() -> None:
     version = _best([dmtool, "--version"], cwd=ROOT, runs=5)
     print(f"P3 dmtool --version: {version * 1000:.0f} ms = {version / click_import:.2f} x "
           f"'import click' ({click_import * 1000:.0f} ms) (target <= 2)")
-    one = storybooks[0]
-    one.write_text(one.read_text(encoding="utf-8") + "# touched\n", encoding="utf-8")
-    single = _best([dmtool, "check", "--no-color", str(one)], cwd=OUT, env=env, runs=1)
-    print(f"P3 one changed file: {single * 1000:.0f} ms = {single / click_import:.2f} x "
+    single = _one_changed_file(content, env)
+    print(f"P3 one changed file in content/: {single * 1000:.0f} ms = {single / click_import:.2f} x "
           f"'import click' (target <= 6)")
     print(f"P5 peak memory of P1: {peak / 1e6:.0f} MB = {peak / size:.1f} x corpus size (target <= 40)")
 

@@ -43,8 +43,11 @@ def cli() -> None:
               help="Colour the text output (default: when writing to a terminal). Example: --no-color")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write the report to a file instead of standard output. Example: -o report.sarif")
+@click.option("--no-cache", is_flag=True,
+              help="Ignore and do not update the check cache (.dmtool-cache/, or $DMTOOL_CACHE_DIR). "
+              "Example: dmtool check --no-cache")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
-          ignore: tuple[str, ...], color: bool | None, output: Path | None) -> None:
+          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
@@ -53,7 +56,7 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
     from dmtool.commands.check import CheckRequest, run
 
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
-                           ignore=_codes(ignore), color=color, output=output)
+                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache)
     sys.exit(run(request))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dmtool import __version__
 from dmtool.errors import UsageError
+from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.pipeline import CheckOptions, run_check
 
 DEFAULT_PATHS = (Path("content"),)
@@ -27,6 +28,7 @@ class CheckRequest:
     ignore: frozenset[str] = frozenset()
     color: bool | None = None
     output: Path | None = None
+    no_cache: bool = False
 
 
 def run(request: CheckRequest) -> int:
@@ -51,6 +53,7 @@ def run(request: CheckRequest) -> int:
         report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
                                         ignore=frozenset(config.ignore), progress=progress,
                                         max_file_size=config.max_file_size,
+                                        cache_dir=None if request.no_cache else default_cache_directory(),
                                         excluded=config.is_excluded if config.exclude else None))
     text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:

@@ -33,17 +33,19 @@ class Rejected:
 
 
 def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,
-          dice: DiceSource, policy: Policy) -> Applied | Rejected:
+          dice: DiceSource, policy: Policy, in_place: bool = False) -> Applied | Rejected:
     """Resolve one action on a private copy of `state`; the given state is never changed.
 
     Dice and policy are asked as the rules need them; a rejection leaves no trace in the
     state (a scripted source that was read from should be rolled back by the caller).
+    `in_place` skips the copy for callers that never look at the old state again (a game
+    loop that treats any rejection as fatal): the state is then changed, even if rejected.
     """
     steps, perform, wrap_up = _machinery()
     try:
         if not isinstance(action, Action):
             action = parse_action(action)
-        work = state.clone()
+        work = state if in_place else state.clone()
         ctx = Ctx(work, catalog, dice, policy)
         if action.kind in SYSTEM_ACTIONS:
             steps[action.kind](ctx, action)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from dmtool.engine import story
 from dmtool.engine.actions import Action

@@ -52,7 +52,7 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
             if path in named_set and result.diagnostics:
                 problems += result.diagnostics
             continue
-        errors = list(schemas.validator(data["kind"]).iter_errors(data))
+        errors = schemas.errors(data["kind"], data)
         if errors:
             if is_named_storybook:
                 problems += schema_diagnostics(document, errors)

@@ -159,13 +159,12 @@ def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
             )
         for conclusion in ending.conclusions:
             number = conclusion.entry
-            at = where(storybook, conclusion.parts + ("entry",))
             if number is None:
                 continue
             if number not in storybook.entries:
                 yield diagnose(
                     "DM301",
-                    at,
+                    where(storybook, conclusion.parts + ("entry",)),
                     f"ending {letter} lists conclusion entry {number}, which does not exist",
                     hint=hint_for(storybook, number),
                 )

@@ -6,9 +6,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
+from dmtool.diagnostics import Diagnostic, Location, Report, Severity, diagnose
 from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.loading.reading import MAX_BYTES, read_text
+from dmtool.validation.cache import CheckCache, FileEntry, Stamp, pack, stamp, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
@@ -31,6 +34,8 @@ class CheckOptions:
     # Files for which this returns True are skipped (the configuration's `exclude`).
     excluded: Callable[[Path], bool] | None = None
     progress: Callable[[int, int], None] | None = None
+    # None switches the cache off (the CLI's --no-cache; tests use their own folders).
+    cache_dir: Path | None = None
 
 
 def display_path(path: Path) -> str:
@@ -57,28 +62,39 @@ def _context_roots(paths: Sequence[Path]) -> list[Path]:
 def run_check(options: CheckOptions) -> Report:
     """Check the given paths; cross-file rules see the whole enclosing corpus."""
     schemas = SchemaSet(options.schema_dir)
+    cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
     report = Report(select=options.select, ignore=options.ignore)
     checked, problems = discover(options.paths)
-    report.extend(problems)
     context: list[Path] = []
     if options.whole_corpus:
         context, _ = discover(_context_roots(options.paths))
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
         context = [p for p in context if not options.excluded(p)]
-    checked_names = {display_path(p) for p in checked}
-    every_file = sorted({*checked, *context}, key=display_path)
+    names = {path: display_path(path) for path in {*checked, *context}}
+    checked_names = {names[p] for p in checked}
+    every_file = sorted(names, key=names.__getitem__)
+    stamps = {path: stamp(path) for path in every_file}
+    run_key = cache.run_key(
+        ((names[p], stamps[p]) for p in every_file),
+        (sorted(options.select), sorted(options.ignore), options.max_file_size,
+         sorted(checked_names), [p.as_posix() for p in options.paths]),
+    )
+    replay = cache.run(run_key)
+    if replay is not None:
+        return _replayed(report, replay)
+    report.extend(problems)
     if not checked and not problems:
         shown = ", ".join(p.as_posix() for p in options.paths)
         report.add(diagnose("DM019", Location(shown), f"no YAML files found under {shown}"))
     corpus = Corpus(schemas=schemas)
     for done, path in enumerate(every_file, start=1):
-        name = display_path(path)
-        diagnostics, document = _check_file(path, name, schemas, options.max_file_size)
-        if document is not None and not any(d.severity.value == "error" for d in diagnostics):
+        name = names[path]
+        diagnostics, document = _cached_check(path, name, stamps[path], schemas, cache, options)
+        if document is not None and not any(d.severity is Severity.ERROR for d in diagnostics):
             corpus.add(document)
         if name in checked_names:
-            _record(report, diagnostics, document)
+            report.extend(diagnostics)
         if options.progress is not None:
             options.progress(done, len(every_file))
     report.files_checked = len(checked)
@@ -86,17 +102,54 @@ def run_check(options: CheckOptions) -> Report:
         for diagnostic in rule(corpus):
             if diagnostic.location.path in checked_names:
                 report.add(diagnostic)
-    for document in corpus.documents:
-        if document.display in checked_names and document.display not in report.sources:
-            if any(d.location.path == document.display for d in report.diagnostics):
-                report.sources[document.display] = document.text
+    _attach_sources(report, {names[p]: p for p in every_file}, corpus, options.max_file_size)
+    cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics), report.files_checked,
+                                 tuple(report.sources.items())))
+    cache.save()
     return report
 
 
-def _record(report: Report, diagnostics: list[Diagnostic], document: SourceDocument | None) -> None:
-    report.extend(diagnostics)
-    if diagnostics and document is not None:
-        report.sources[document.display] = document.text
+def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:
+    diagnostics, files_checked, sources = replay
+    report.diagnostics = [unpack(d) for d in diagnostics]
+    report.files_checked = files_checked
+    report.sources = dict(sources)
+    return report
+
+
+def _cached_check(
+    path: Path, name: str, current: Stamp | None, schemas: SchemaSet, cache: CheckCache,
+    options: CheckOptions,
+) -> tuple[list[Diagnostic], SourceDocument | None]:
+    """A file's own diagnostics and document, from the cache when the file is unchanged."""
+    entry = cache.file(path, current)
+    if entry is not None and entry.display == name:
+        diagnostics = [unpack(d) for d in entry.diagnostics]
+        if not entry.valid:
+            return diagnostics, None
+        text, _ = read_text(path, name, max_bytes=options.max_file_size or MAX_BYTES)
+        if text is not None:
+            return diagnostics, SourceDocument(path, name, text, entry.data, entry.modeline)
+    diagnostics, document = _check_file(path, name, schemas, options.max_file_size)
+    if current is not None:
+        valid = document is not None and not any(d.severity is Severity.ERROR for d in diagnostics)
+        cache.remember_file(path, FileEntry(
+            current, name, [pack(d) for d in diagnostics],
+            document.data if valid and document is not None else None,
+            document.modeline if document is not None else None, valid))
+    return diagnostics, document
+
+
+def _attach_sources(report: Report, paths: dict[str, Path], corpus: Corpus,
+                    max_file_size: int | None) -> None:
+    """Keep the text of every file that has a diagnostic, for the reporters' excerpts."""
+    texts = {document.display: document.text for document in corpus.documents}
+    for name in {d.location.path for d in report.diagnostics} - set(report.sources):
+        text = texts.get(name)
+        if text is None and name in paths:
+            text, _ = read_text(paths[name], name, max_bytes=max_file_size or MAX_BYTES)
+        if text is not None:
+            report.sources[name] = text
 
 
 def _check_file(
@@ -111,8 +164,7 @@ def _check_file(
     if kind is None:
         return diagnostics, None
     _check_modeline(document, kind, diagnostics)
-    errors = schemas.validator(kind).iter_errors(document.data)
-    diagnostics.extend(schema_diagnostics(document, errors))
+    diagnostics.extend(schema_diagnostics(document, schemas.errors(kind, document.data)))
     return diagnostics, document
 
 

@@ -87,7 +87,8 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
         if action is None:
             action = next_action(state, catalog, chooser)
         recorder.answers = []
-        done = apply(state, catalog, action, dice=dice, policy=recorder)
+        done = apply(state, catalog, action, dice=dice, policy=recorder,
+                     in_place=not keep_states)
         if not isinstance(done, Applied):
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
                               f"{done.code} ({done.message})")
@@ -114,7 +115,7 @@ def replay(base: Catalog, record: dict[str, Any]) -> GameState:
     dice = SeededDice()
     for step in record["steps"]:
         done = apply(state, catalog, parse_action(step["action"]), dice=dice,
-                     policy=Replayer(step["answers"]))
+                     policy=Replayer(step["answers"]), in_place=True)
         if not isinstance(done, Applied):
             raise EngineFault(f"the replay was refused at {step['action']}: {done.code}")
         state = done.state

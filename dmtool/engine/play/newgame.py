@@ -4,7 +4,6 @@ for the other seats, decks, and what the campaign hands on."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from dmtool.engine import rng
 from dmtool.engine.board import Board, grid_paths
@@ -99,8 +98,3 @@ def _domain_deck(catalog: Catalog) -> list[str]:
 
 def _terrors(catalog: Catalog) -> list[str]:
     return [mid for mid, card in catalog.monsters.items() if card.get("kind") == "terror"]
-
-
-def describe(state: GameState) -> dict[str, Any]:
-    return {"central": state.central, "wanderers": list(state.wanderers),
-            "abomination": state.abomination}

@@ -1,0 +1,85 @@
+"""The check cache: a second run replays the first; any change is seen; a bad cache is ignored."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dmtool.validation.cache import CheckCache
+from dmtool.validation.pipeline import CheckOptions, run_check
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tree(tmp_path: Path) -> Path:
+    """A small copy of the DM202 case: one document with a broken reference."""
+    folder = tmp_path / "tests" / "cases" / "case"
+    shutil.copytree(ROOT / "tests" / "cases" / "DM202", folder)
+    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
+    return folder
+
+
+def _codes(folder: Path, cache: Path) -> list[tuple[str, int, int]]:
+    report = run_check(CheckOptions(paths=(folder,), cache_dir=cache))
+    return sorted((d.code, d.location.line, d.location.column) for d in report.diagnostics)
+
+
+def test_second_run_replays_the_same_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _tree(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(folder)
+    first = _codes(Path("."), cache)
+    assert first == [("DM202", 7, 16)]
+    assert list(cache.glob("check-*.marshal"))
+    # Replaying must not need the pipeline: break it and run again.
+    monkeypatch.setattr("dmtool.validation.pipeline._cached_check", None)
+    assert _codes(Path("."), cache) == first
+
+
+def test_a_changed_file_is_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _tree(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(folder)
+    assert _codes(Path("."), cache) == [("DM202", 7, 16)]
+    document = folder / "dangling.yaml"
+    text = document.read_text(encoding="utf-8").replace("  - gain_coda: a-coda-nobody-wrote\n", "  - lose_health: 1\n")
+    document.write_text(text, encoding="utf-8")
+    assert _codes(Path("."), cache) == []
+
+
+def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _tree(tmp_path)
+    (folder / "other.yaml").write_text(
+        "# yaml-language-server: $schema=../../../schemas/devour-card.schema.json\n"
+        "kind: devour-card\nid: other\nicons: [red]\ntext: Another hunger.\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(folder)
+    _codes(Path("."), cache)
+    parsed: list[str] = []
+    import dmtool.validation.pipeline as pipeline
+
+    original = pipeline._check_file
+    monkeypatch.setattr(pipeline, "_check_file", lambda path, *a: parsed.append(path.name) or original(path, *a))
+    (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert _codes(Path("."), cache) == [("DM202", 7, 16)]
+    assert parsed == ["other.yaml"]
+
+
+def test_a_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _tree(tmp_path)
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(folder)
+    _codes(Path("."), cache)
+    for stored in cache.glob("check-*.marshal"):
+        stored.write_bytes(b"\x00not marshal at all")
+    assert _codes(Path("."), cache) == [("DM202", 7, 16)]
+
+
+def test_no_cache_directory_means_no_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _tree(tmp_path)
+    monkeypatch.chdir(folder)
+    assert _codes(Path("."), None) == [("DM202", 7, 16)]  # type: ignore[arg-type]
+    assert not (folder / ".dmtool-cache").exists()
+    assert not CheckCache.open(None, schema_dir=ROOT / "schemas").enabled

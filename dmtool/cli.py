@@ -105,7 +105,7 @@ def fmt(paths: tuple[Path, ...], check: bool, show_diff: bool) -> None:
 
 
 @cli.group(epilog='Examples:\n\n  dmtool new wanderer "Ilse Marrow"\n\n'
-           '  dmtool new card coda "Salt in the Tea" --wanderer ilse-marrow')
+           '  dmtool new card coda "Moth Dust on the Sill" --wanderer ilse-marrow')
 def new() -> None:
     """Scaffold content files that pass 'dmtool check' at once, with TODO notes."""
 

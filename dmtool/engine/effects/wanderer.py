@@ -153,6 +153,10 @@ def _coda(ctx: Ctx, coda: str) -> dict[str, Any]:
 def _gain_coda(ctx: Ctx, coda: str) -> None:
     w = ctx.need_resolver("gain_coda")
     card = _coda(ctx, coda)
+    if ctx.state.stage == "finale":
+        # The finale's setup removed every coda card nobody had obtained.
+        ctx.emit("not_resolved", effect="gain_coda", reason="coda cards left the game")
+        return
     w.codas.append(coda)
     ctx.emit("coda_gained", wanderer=w.id, coda=coda)
     with ctx.acting(who=w.id):

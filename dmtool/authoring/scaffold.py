@@ -117,9 +117,17 @@ def render(file: NewFile, *, schema_dir: Path, order: KeyOrder) -> str:
 
 
 def modeline(path: Path, kind: str, schema_dir: Path) -> str:
-    """The yaml-language-server modeline of a file at `path` holding a `kind` document."""
+    """The yaml-language-server modeline of a file at `path` holding a `kind` document.
+
+    A `schemas/` folder beside the content (found upward from the file) wins over dmtool's
+    own, so a content repository that keeps its schemas gets short, portable modelines.
+    """
+    name = f"{kind}.schema.json"
+    folder = os.path.abspath(path.parent)
+    nearby = next((Path(p) / "schemas" for p in [folder, *map(str, Path(folder).parents)]
+                   if (Path(p) / "schemas" / name).is_file()), None)
     # abspath, not resolve: a symlinked schemas/ folder should stay a short relative path.
-    schema = os.path.relpath(os.path.abspath(schema_dir / f"{kind}.schema.json"),
+    schema = os.path.relpath(os.path.abspath((nearby or schema_dir) / name),
                              os.path.abspath(path.parent))
     return MODELINE.format(path=Path(schema).as_posix())
 

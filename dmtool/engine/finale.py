@@ -29,6 +29,7 @@ def wrap_up(ctx: Ctx) -> None:
     ctx.epilogue = True
     try:
         if state.abomination_killed:
+            legacy.clear_lineage(ctx)
             legacy.hand_out(ctx)
         else:
             legacy.punish(ctx)

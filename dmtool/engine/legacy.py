@@ -58,6 +58,19 @@ def hand_out(ctx: Ctx) -> None:
             gain_existence(ctx, w, RETURN_REWARD, cause="returned legacy card")
 
 
+def clear_lineage(ctx: Ctx) -> None:
+    """Killed: its own lineage token (if an earlier game left one) leaves the family card.
+    The rulebook only says the punishment lasts until the wanderers deactivate it."""
+    state, aid = ctx.state, ctx.state.abomination or ""
+    family = ctx.catalog.family_of(aid)
+    tokens = state.lineage.get(family or "", [])
+    if aid in tokens:
+        tokens.remove(aid)
+        if not tokens:
+            del state.lineage[family or ""]
+        ctx.emit("lineage_token_removed", family=family, abomination=aid)
+
+
 def punish(ctx: Ctx) -> None:
     """Not killed: its family gains the abomination's lineage token, and every wanderer of
     the game hands back the legacy cards that came from it."""

@@ -97,12 +97,11 @@ def main() -> None:
           f"'import click' (target <= 6)")
     print(f"P5 peak memory of P1: {peak / 1e6:.0f} MB = {peak / size:.1f} x corpus size (target <= 40)")
 
-    try:
-        from bench.graph_bench import main as graph_main
-    except ImportError:
-        print("P4: bench/graph_bench.py is missing")
-    else:
-        graph_main()
+    from bench.graph_bench import main as graph_main
+    from bench.play_bench import main as play_main
+
+    graph_main()
+    play_main(["--games", "200"])
 
 
 if __name__ == "__main__":

@@ -261,6 +261,45 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
     sys.exit(result.exit_code)  # always 0: odds report, they do not judge
 
 
+@cli.command(epilog="Examples:\n\n  dmtool play --seed 7\n\n  dmtool play --policy greedy --players 3 --variant short --quiet\n\n  dmtool play --campaign thursday.yaml --games 3 --devour")
+@click.option("--wanderer", default="hollis-brandt", show_default=True, metavar="ID",
+              help="The central wanderer, authored under content/wanderers/. Example: --wanderer hollis-brandt")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the dice and the automatic players; the same seed prints the same log. Example: --seed 7")
+@click.option("--policy", type=click.Choice(["random", "first", "greedy"]), default="random", show_default=True,
+              help="Who makes the players' choices: seeded random, always the first option, or a simple heuristic. "
+              "Example: --policy greedy")
+@click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
+              help="Players (one player plays two wanderers); other seats get stand-in wanderers. Example: --players 3")
+@click.option("--variant", type=click.Choice(["short", "standard", "long"]), default="standard", show_default=True,
+              help="Score goal 30, 40 or 50. Example: --variant long")
+@click.option("--score-goal", type=click.Choice(["30", "40", "50"]), default=None,
+              help="The score goal itself (wins over --variant). Example: --score-goal 30")
+@click.option("--devour", is_flag=True, help="Play with the optional devour rule. Example: --devour")
+@click.option("--abomination", metavar="ID", default=None,
+              help="The abomination (default the-accretion). Example: --abomination the-white-drift")
+@click.option("--campaign", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Campaign state file: read at setup, rewritten atomically after each game (created if missing). "
+              "Example: --campaign thursday.yaml")
+@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games in a row (seeds S, S+1, ...), each from the campaign file. Example: --games 3")
+@click.option("--log/--quiet", default=True,
+              help="Print each game's event log (default) or only its result. Example: --quiet")
+def play(wanderer: str, seed: int, policy: str, players: int, variant: str, score_goal: str | None,
+         devour: bool, abomination: str | None, campaign: Path | None, games: int, log: bool) -> None:
+    """Play whole games of a wanderer from content/ with automatic players.
+
+    Exit code 0 when every game ran to its end, 1 when the campaign file has problems or a
+    game could not finish, 2 for unusable options.
+    """
+    from dmtool.engine.play.command import PlayOptions, run_play
+
+    options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
+                          score_goal=int(score_goal) if score_goal else None, devour=devour,
+                          abomination=abomination, campaign=campaign, games=games, log=log)
+    sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
+
+
 @cli.command(name="test", epilog="Examples:\n\n  dmtool test\n\n  dmtool test tests/scenarios/r22-attack-breaks-rift.yaml --explain\n\n  dmtool test -k 'R24 and not coda' --coverage")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-k", "keyword", metavar="EXPRESSION", default=None,

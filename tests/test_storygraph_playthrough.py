@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from pathlib import Path
 
 from storygraph_support import analysed, ending, entry
 
+from bench.graph_bench import prepared
+from dmtool.model.storybook import Storybook
+from dmtool.storygraph.analysis import Analysis, analyse
+from dmtool.storygraph.context import context_for
+from dmtool.storygraph.loader import load_storybooks
 from dmtool.storygraph.playthrough import PlayOptions, play
 
 ONE_EACH = {"red": 1, "blue": 1, "green": 1, "yellow": 1, "purple": 1}
@@ -117,3 +124,82 @@ def test_same_seed_same_games(tmp_path: Path) -> None:
     assert first.outcomes == second.outcomes and first.decisions == second.decisions
     assert first.outcomes != third.outcomes
     assert set(first.outcomes) <= {"A", "B", "C", "D", "stage failed"} and len(first.outcomes) >= 3
+
+
+# Pinned reports: the same seed must give the same games, decision count and coverage after
+# any change to the walk (it is tuned for speed). A deliberate change of the game's rules, or
+# an edit of the sample storybook or of the bench generator, needs new pins: print the
+# report of these options and check the difference is the one intended.
+SAMPLE = Path(__file__).resolve().parents[1] / "content/wanderers/hollis-brandt/storybook.yaml"
+
+
+def _sample_analysis() -> Analysis:
+    corpus, documents, problems = load_storybooks([SAMPLE])
+    assert documents and not problems
+    storybook = Storybook.from_document(documents[0])
+    return analyse(storybook, context_for(corpus, storybook.wanderer))
+
+
+def _digest(visits: Counter[int]) -> str:
+    return hashlib.sha256(repr(sorted(visits.items())).encode()).hexdigest()[:16]
+
+
+def test_sample_storybook_report_is_pinned() -> None:
+    a = _sample_analysis()
+    sentience = dict(a.graph.context.sentience or {})
+    assert sentience == {"red": 2, "blue": 3, "green": 2, "yellow": 2, "purple": 1}
+    report = play(a, PlayOptions(runs=300, seed=1, sentience=sentience))
+    assert report.outcomes == {"A": 102, "B": 131, "C": 61, "D": 1, "stage failed": 5}
+    assert report.conclusions == {
+        ("A", 330): 42,
+        ("A", 331): 60,
+        ("B", 370): 58,
+        ("B", 371): 73,
+        ("C", 410): 48,
+        ("C", 411): 13,
+        ("D", 451): 1,
+    }
+    assert (report.decisions, report.stuck) == (10259, 0)
+    assert (sum(report.visits.values()), _digest(report.visits)) == (12464, "7c318e0d1590db66")
+    assert report.never_visited == [
+        *(214, 320, 354, 356, 360, 393, 400),
+        *(430, 431, 432, 433, 434, 435, 436, 437, 440, 450),
+    ]
+
+
+def test_sample_storybook_report_with_other_options_is_pinned() -> None:
+    options = PlayOptions(runs=200, seed=2, sentience=ONE_EACH, goal=25, encounters_per_round=2)
+    report = play(_sample_analysis(), options)
+    assert report.outcomes == {"A": 36, "B": 125, "C": 29, "D": 1, "stage failed": 9}
+    assert report.conclusions == {
+        ("A", 330): 13,
+        ("A", 331): 23,
+        ("B", 370): 55,
+        ("B", 371): 70,
+        ("C", 410): 21,
+        ("C", 411): 8,
+        ("D", 450): 1,
+    }
+    assert (report.decisions, report.stuck) == (4857, 0)
+    assert (sum(report.visits.values()), _digest(report.visits)) == (6186, "14323f61c8270538")
+    assert len(report.never_visited) == 28 and report.never_visited[:4] == [214, 242, 311, 314]
+
+
+def test_generated_storybook_report_is_pinned() -> None:
+    report = play(
+        analyse(*prepared(400, seed=1)), PlayOptions(runs=300, seed=5, sentience=ONE_EACH)
+    )
+    assert report.outcomes == {"A": 149, "B": 63, "C": 39, "D": 49}
+    assert report.conclusions == {
+        ("A", 378): 34,
+        ("A", 379): 115,
+        ("B", 382): 12,
+        ("B", 383): 51,
+        ("C", 386): 5,
+        ("C", 387): 34,
+        ("D", 390): 8,
+        ("D", 391): 41,
+    }
+    assert (report.decisions, report.stuck) == (10928, 0)
+    assert (sum(report.visits.values()), _digest(report.visits)) == (23809, "b27c5d9dde2ad85a")
+    assert report.never_visited == [9, 10, *range(135, 150), 353, 354, 355, 356]

@@ -16,6 +16,17 @@ def default_shard_colours(number: int) -> list[str]:
     return [COLOURS[(number - 1 + i) % 5] for i in range(3)]
 
 
+def playable_monster(card: dict[str, Any], kind: str) -> dict[str, Any]:
+    """A monster card in the shape the engine reads: optional lists and rewards filled in."""
+    card.setdefault("kind", kind)
+    card.setdefault("actions", [])
+    card.setdefault("rift_abilities", [])
+    for confrontation in card.get("confrontation_cards", []):
+        confrontation.setdefault("special_action", {})
+        confrontation.setdefault("existence_reward", 0)
+    return card
+
+
 @dataclass
 class Catalog:
     """Definitions in content shape (the dicts of the content schemas), indexed by id."""

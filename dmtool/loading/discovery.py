@@ -122,3 +122,22 @@ def _unique(found: list[Path]) -> list[Path]:
             seen.add(real)
             unique.append(path)
     return unique
+
+
+CONTENT_DIR_NAME = "content"
+
+
+def content_roots(paths: Sequence[Path]) -> list[Path]:
+    """The `content/` folders that contain (or are) the given paths.
+
+    Checking one file still needs its neighbours: references, round trackers and cards
+    are resolved against the whole content tree around it.
+    """
+    roots: list[Path] = []
+    for path in paths:
+        for candidate in [path, *path.parents] if path.is_dir() else list(path.parents):
+            if candidate.name == CONTENT_DIR_NAME and candidate.is_dir():
+                if candidate not in roots:
+                    roots.append(candidate)
+                break
+    return roots

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.engine.board import Board, grid_paths
-from dmtool.engine.catalog import Catalog
+from dmtool.engine.catalog import Catalog, playable_monster
 from dmtool.engine.constants import ENDINGS, MAX_MENTAL_CAPACITY, parse_domain
 from dmtool.engine.state import GameState, Monster, Shard, Wanderer
 from dmtool.scenarios.content import ContentIndex
@@ -77,7 +77,7 @@ def _monster_defs(setup: dict[str, Any], content: ContentIndex) -> dict[str, dic
     cards = setup.get("cards", {})
     for section, kind in SECTION_KIND.items():
         for mid, body in cards.get(section, {}).items():
-            defs[mid] = _normalise(_borrow(content, kind, body, ("setup", "cards", section, mid)),
+            defs[mid] = playable_monster(_borrow(content, kind, body, ("setup", "cards", section, mid)),
                                    kind)
     state_keys = ("shard", "wounds", "mental_capacity", "rifts")
     for mid, body in setup.get("monsters", {}).items():
@@ -86,7 +86,7 @@ def _monster_defs(setup: dict[str, Any], content: ContentIndex) -> dict[str, dic
         if len(card) > (1 if "kind" in card else 0) or "from" in card:
             kinds = (card["kind"],) if "kind" in card else tuple(SECTION_KIND.values())
             merged = _borrow(content, kinds[0], card, where, kinds)
-            defs[mid] = _normalise({**defs.get(mid, {}), **merged}, merged.get("kind", "terror"))
+            defs[mid] = playable_monster({**defs.get(mid, {}), **merged}, merged.get("kind", "terror"))
         elif mid not in defs:
             raise SetupProblem("DM402", f"The monster '{mid}' has no card: give its definition "
                                "here, under setup.cards, or borrow it with 'from'.", where)
@@ -96,16 +96,6 @@ def _monster_defs(setup: dict[str, Any], content: ContentIndex) -> dict[str, dic
                 raise SetupProblem("DM402", f"The monster '{mid}' needs '{key}'.",
                                    ("setup", "monsters", mid))
     return defs
-
-
-def _normalise(card: dict[str, Any], kind: str) -> dict[str, Any]:
-    card.setdefault("kind", kind)
-    card.setdefault("actions", [])
-    card.setdefault("rift_abilities", [])
-    for conf in card.get("confrontation_cards", []):
-        conf.setdefault("special_action", {})
-        conf.setdefault("existence_reward", 0)
-    return card
 
 
 def _entries(setup: dict[str, Any], content: ContentIndex) -> dict[int, dict[str, Any]]:
@@ -213,7 +203,7 @@ def _abomination(setup: dict[str, Any], state: GameState, catalog: Catalog,
             raise SetupProblem("DM402", f"The abomination '{aid}' is not defined under "
                                "setup.cards.abominations nor found in content.",
                                ("setup", "abomination", "id"))
-        catalog.monsters[aid] = _normalise(dict(found), "abomination")
+        catalog.monsters[aid] = playable_monster(dict(found), "abomination")
     card = catalog.monsters[aid]
     state.abomination = aid
     state.abomination_killed = bool(spec.get("killed", False))

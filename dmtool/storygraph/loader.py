@@ -8,22 +8,8 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.loading.discovery import content_roots
 from dmtool.validation.corpus import Corpus
-
-CONTENT_DIR_NAME = "content"
-
-
-def content_roots(paths: Sequence[Path]) -> list[Path]:
-    """The `content/` folders holding the paths, so round trackers and cards are found too."""
-    roots: list[Path] = []
-    for path in paths:
-        for candidate in [path, *path.parents] if path.is_dir() else list(path.parents):
-            if candidate.name == CONTENT_DIR_NAME and candidate.is_dir():
-                if candidate not in roots:
-                    roots.append(candidate)
-                break
-    return roots
-
 
 def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument], list[Diagnostic]]:
     """(corpus of schema-valid documents, the storybooks among `paths`, their load problems).

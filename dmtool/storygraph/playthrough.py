@@ -12,7 +12,9 @@ conditions are evaluated on what the walk knows (codas, visited entries, scores,
 sentience, trapped) and coin-flipped when they ask about the board. Monsters, health and
 the abomination are not played: this measures the story's shape, not a real game.
 Randomness comes only from one `random.Random(seed)`. Effects are compiled once into
-small opcode tuples (program.py) so that a walk costs little more than its decisions.
+chains of small opcode nodes (program.py) so that a walk costs little more than its
+decisions; the random draws (and so the games of a seed) are those of `random.randrange`,
+`random.choice` and `random.random` calls, made in a fixed order.
 """
 
 from __future__ import annotations
@@ -21,18 +23,17 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.program import (
     CHOICE,
+    CHOOSE_WHEN,
     ENDINGS,
     EXIT,
     GAIN_CODA,
     GOTO,
     IF,
-    LOSE_CODA,
     MAY,
     RELEASE,
     SCORE,
@@ -40,10 +41,12 @@ from dmtool.storygraph.program import (
     SPAWN,
     TEST,
     TRAP,
+    Compiler,
+    Condition,
     Knowledge,
     Program,
     Tests,
-    compile_effects,
+    compile_condition,
     sentience_changes,
 )
 
@@ -77,19 +80,22 @@ class _Story:
 
     def __init__(self, analysis: Analysis) -> None:
         graph = analysis.graph
+        context = graph.context
         self.tests = Tests()
-        # Pass probability by (test, sentience values): most walks meet the same few values.
-        self.odds: dict[tuple[int, tuple[int, ...]], float] = {}
-        self.entries: dict[int, Program] = {
-            n: compile_effects(e.effects, self.tests) for n, e in graph.entries.items()
+        cards = {
+            s.card_id: s.entry
+            for s in context.cards + context.finale
+            if s.entry in graph.entries and s.card_id is not None
+        }
+        compiler = Compiler(self.tests, cards)
+        self.entries = {n: compiler.effects(e.effects) for n, e in graph.entries.items()}
+        # Entry -> (entrance condition or None, program): what a goto or an encounter reads.
+        self.targets: dict[int, tuple[Condition | None, Program]] = {
+            n: (_gate(graph.entrances.get(n)), program) for n, program in self.entries.items()
         }
         self.blocks = {
-            n: compile_effects(graph.effects_of(n)[0], self.tests)
-            for n in graph.arcs
-            if isinstance(n, str)
+            n: compiler.effects(graph.effects_of(n)[0]) for n in graph.arcs if isinstance(n, str)
         }
-        self.entrances = dict(graph.entrances)
-        context = graph.context
         rounds = context.rounds
         self.events = (
             [s.entry for s in rounds]
@@ -97,10 +103,12 @@ class _Story:
             else sorted(n for n, e in graph.entries.items() if e.kind == "event")
         )
         self.shards = [s.entry for s in context.shards if s.entry in self.entries]
-        self.cards = {
-            s.card_id: s for s in context.cards + context.finale if s.entry in self.entries
-        }
-        self.spawning = [s for s in context.cards if s.spawned and s.card_id in self.cards]
+        # Cards that spawn by themselves: (spawning condition, None for a coin flip; entry).
+        self.spawning: list[tuple[Condition | None, int]] = [
+            (compile_condition(s.spawn) if s.spawn else None, cards[s.card_id])
+            for s in context.cards
+            if s.spawned and s.card_id in cards
+        ]
         self.coda_sentience = {
             coda: tuple(
                 c
@@ -110,77 +118,139 @@ class _Story:
             )
             for coda, effects in context.coda_effects.items()
         }
-        self.starts = {letter: e.start for letter, e in graph.storybook.endings.items()}
-        self.finale = {
-            letter: [
-                s.entry for s in context.finale if s.ending == letter and s.kind == "finale-shard"
+        # Per ending: its setup and event phase blocks, and the encounters of its finale's
+        # first turn (the start) and of later turns (the start and the finale shards).
+        self.finales: dict[str, tuple[Program, Program, list[int], list[int]]] = {}
+        endings = graph.storybook.endings
+        for letter in ENDINGS:
+            start = endings[letter].start if letter in endings else None
+            others = [
+                s.entry
+                for s in context.finale
+                if s.ending == letter and s.kind == "finale-shard" and letter in endings
             ]
-            for letter in graph.storybook.endings
-        }
+            self.finales[letter] = (
+                self.blocks.get(f"{letter}:setup"),
+                self.blocks.get(f"{letter}:event"),
+                [n for n in [start] if n in self.entries],
+                [n for n in [start, *others] if n in self.entries],
+            )
+
+
+def _gate(condition: object) -> Condition | None:
+    return None if condition is None else compile_condition(condition)
 
 
 def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
     story = _Story(analysis)
-    rng = random.Random(options.seed)
     report = PlayReport(options.runs)
-    start = [int(options.sentience.get(c, 0)) for c in COLOURS]
+    game = _Game(story, options)
     for _ in range(options.runs):
-        game = _Game(story, rng, options, list(start))
         outcome, conclusion = game.play()
         report.outcomes[outcome] += 1
         if outcome in ENDINGS:
             report.conclusions[(outcome, conclusion)] += 1
         report.visits.update(game.know.visited)
-        report.decisions += game.decisions
-        report.stuck += game.stuck
+    report.decisions, report.stuck = game.decisions, game.stuck
     report.never_visited = sorted(n for n in story.entries if n not in report.visits)
     return report
 
 
 class _Game:
-    def __init__(
-        self, story: _Story, rng: random.Random, options: PlayOptions, sentience: list[int]
-    ) -> None:
-        self.story, self.rng, self.options = story, rng, options
-        self.know = Knowledge(sentience)
-        self.decisions = 0
-        self.stuck = 0
-        self.at: Any = None
-        self.current: Any = None
-        self.trapped: Any = None
-        self.spawned: list[str] = []
+    """One playthrough after another; the state objects are reused from game to game."""
+
+    __slots__ = (
+        "at", "coda_sentience", "current", "decisions", "getrandbits", "know", "max_links",
+        "options", "probability", "probs", "random", "spawned", "start", "story", "stuck",
+        "tables", "targets", "trapped",
+    )  # fmt: skip
+
+    def __init__(self, story: _Story, options: PlayOptions) -> None:
+        rng = random.Random(options.seed)
+        self.story, self.options = story, options
+        self.random, self.getrandbits = rng.random, rng.getrandbits
+        self.targets, self.coda_sentience = story.targets, story.coda_sentience
+        self.probability = story.tests.probability
+        # At least 0, so that entering an entry (a goto counted as link -1) is never stuck.
+        self.max_links = max(0, options.max_links)
+        self.start = [int(options.sentience.get(c, 0)) for c in COLOURS]
+        self.know = Knowledge(list(self.start))
+        # Pass probabilities by sentience values, each a list by test (filled as met):
+        # sentience changes seldom, so a test costs one list lookup.
+        self.tables: dict[tuple[int, ...], list[float | None]] = {}
+        self.probs: list[float | None] = []
+        self.decisions = self.stuck = 0
+        self.at: int | None = None
+        self.current: int | None = None
+        self.trapped: int | None = None
+        self.spawned: list[int] = []  # entries of cards spawned, not yet on the board
+
+    def _odds(self) -> list[float | None]:
+        key = tuple(self.know.sentience)
+        probs = self.tables.get(key)
+        if probs is None:
+            probs = self.tables[key] = [None] * len(self.story.tests.rolls)
+        self.probs = probs
+        return probs
+
+    def _below(self, n: int) -> int:
+        """random.Random.randrange(n) and choice's index, drawn as they draw it."""
+        getrandbits, k = self.getrandbits, n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def play(self) -> tuple[str, int | None]:
-        story, options, know = self.story, self.options, self.know
-        if self.walk(story.blocks.get("setup", ())) == "fail_stage":
+        story, options, know, random_ = self.story, self.options, self.know, self.random
+        know.codas.clear()
+        know.visited.clear()
+        know.scores[:] = (0, 0, 0, 0)
+        know.sentience[:] = self.start
+        know.round, know.trapped = 0, False
+        self.at = self.current = self.trapped = None
+        self.spawned.clear()
+        self._odds()
+        if self.walk(story.blocks.get("setup")) == "fail_stage":
             return "stage failed", None
         open_shards = list(story.shards)
         open_cards: list[int] = []
-        waiting = list(story.spawning)
-        for know.round in range(1, options.rounds + 1):
-            if (
-                know.round <= len(story.events)
-                and self.enter(story.events[know.round - 1]) == "fail_stage"
-            ):
+        waiting = story.spawning
+        spawned, events, enter = self.spawned, story.events, self.enter
+        for round_ in range(1, options.rounds + 1):
+            know.round = round_
+            if round_ <= len(events) and enter(events[round_ - 1]) == "fail_stage":
                 return "stage failed", None
-            for card in list(waiting) if waiting else ():
-                if self._decide(know.holds(card.spawn) if card.spawn else None):
-                    waiting.remove(card)
-                    self.spawned.append(card.card_id)
+            if waiting:
+                still = []
+                for when, entry in waiting:
+                    value = when(know) if when is not None else None
+                    if random_() < 0.5 if value is None else value:
+                        spawned.append(entry)
+                    else:
+                        still.append((when, entry))
+                waiting = still
             for _ in range(options.encounters_per_round):
-                if self.spawned:
-                    self._flush_spawned(open_cards)
+                if spawned:
+                    for entry in spawned:
+                        if entry not in open_cards:
+                            open_cards.append(entry)
+                    spawned.clear()
+                pool: list[int] | None
                 if self.trapped is not None:
                     number, pool = self.trapped, None
                 else:
-                    choices = len(open_shards) + len(open_cards)
+                    shards = len(open_shards)
+                    choices = shards + len(open_cards)
                     if not choices:
                         break
-                    pick = self.rng.randrange(choices)
-                    pool = open_shards if pick < len(open_shards) else open_cards
-                    number = pool[pick if pool is open_shards else pick - len(open_shards)]
+                    pick = self._below(choices)
+                    if pick < shards:
+                        number, pool = open_shards[pick], open_shards
+                    else:
+                        number, pool = open_cards[pick - shards], open_cards
                 self.current = number
-                exit_ = self.enter(number)
+                exit_ = enter(number)
                 if exit_ == "fail_stage":
                     return "stage failed", None
                 if exit_ == "end" and pool is not None and self.trapped is None:
@@ -190,127 +260,113 @@ class _Game:
         else:
             return "stage failed", None
         scores = know.scores
-        best = max(range(4), key=lambda i: (scores[i], -i))
-        return ENDINGS[best], self._finale(ENDINGS[best])
+        letter = ENDINGS[scores.index(max(scores))]  # ties go to the earliest ending
+        return letter, self._finale(letter)
 
     def _finale(self, letter: str) -> int | None:
-        story = self.story
+        setup, event, first, later = self.story.finales[letter]
         self.trapped = None
-        if self.walk(story.blocks.get(f"{letter}:setup", ())) == "conclude":
+        if self.walk(setup) == "conclude":
             return self.at
-        start = story.starts.get(letter)
-        others = story.finale.get(letter, [])
         for turn in range(self.options.finale_rounds):
-            if self.walk(story.blocks.get(f"{letter}:event", ())) == "conclude":
+            if self.walk(event) == "conclude":
                 return self.at
-            pool = [
-                n
-                for n in ([start] if turn == 0 or not others else [start, *others])
-                if n in story.entries
-            ]
-            if not pool or self.enter(self.rng.choice(pool)) == "conclude":
-                return self.at if pool else None
+            pool = later if turn else first
+            if not pool:
+                return None
+            if self.enter(pool[self._below(len(pool))]) == "conclude":
+                return self.at
         return None
-
-    def _flush_spawned(self, open_cards: list[int]) -> None:
-        """Cards spawned so far are on the board and can be encountered."""
-        for card_id in self.spawned:
-            entry = self.story.cards[card_id].entry
-            if entry not in open_cards:
-                open_cards.append(entry)
-        self.spawned.clear()
-
-    def _decide(self, value: bool | None) -> bool:
-        return self.rng.random() < 0.5 if value is None else value
 
     def enter(self, number: int) -> str:
         """Read an entry if its entrance condition lets us, and follow it to its exit."""
-        gate = self.story.entrances.get(number)
-        if gate is not None and not self._decide(self.know.holds(gate)):
-            return "refused"
-        self.at = number
-        self.know.visited.add(number)
-        return self.walk(self.story.entries[number])
+        # A goto that is not counted as a link: entering is not following the story.
+        return self.walk((GOTO, number, None, None), -1)
 
-    def walk(self, program: Program) -> str:
+    def walk(self, node: Program, links: int = 0) -> str:
         """Follow a program to its exit; returns the exit's kind (or open, refused, stuck)."""
-        story, know = self.story, self.know
-        entries, entrances, probability = story.entries, story.entrances, story.tests.probability
-        odds = story.odds
-        random_, holds, visit, sentience = (
-            self.rng.random,
-            know.holds,
-            know.visited.add,
-            know.sentience,
-        )
-        stack = [iter(program)]
-        links = decisions = 0
+        if node is None:
+            return "open"
+        know, random_, targets, probs = self.know, self.random, self.targets, self.probs
+        sentience, scores, codas, visit = know.sentience, know.scores, know.codas, know.visited.add
+        decisions = 0
         result = "open"
-        while stack:
-            op = next(stack[-1], None)
-            if op is None:
-                stack.pop()
-                continue
-            code, a, b = op
-            if code == TEST:
+        while node is not None:
+            code, a, b, then = node
+            if code == EXIT:
+                result = a
+                break
+            if code == CHOICE:
                 decisions += 1
-                key = (a, tuple(sentience))
-                chance = odds.get(key)
-                if chance is None:
-                    chance = odds[key] = probability(a, sentience)
-                stack.append(iter(b[0] if random_() < chance else b[1]))
+                node = a[int(random_() * b)]
+            elif code == SCORE:
+                for index, points in a:
+                    value = scores[index] + points
+                    scores[index] = value if value > 0 else 0
+                node = then
             elif code == GOTO:
                 links += 1
-                gate = entrances.get(a)
-                if links > self.options.max_links:
+                if links > self.max_links:
                     self.stuck += 1
                     result = "stuck"
                     break
-                if a not in entries or (gate is not None and not self._decide(holds(gate))):
+                target = targets.get(a)
+                if target is None:
                     result = "refused"
                     break
+                gate, node = target
+                if gate is not None:
+                    value = gate(know)
+                    if not (random_() < 0.5 if value is None else value):
+                        result = "refused"
+                        break
                 self.at = a
                 visit(a)
-                stack = [iter(entries[a])]
-            elif code == EXIT:
-                result = a
-                break
-            elif code == CHOICE:
-                options = [p for when, p in a if when is None or holds(when) is not False]
+            elif code == TEST:
+                decisions += 1
+                chance = probs[a]
+                if chance is None:
+                    chance = probs[a] = self.probability(a, sentience)
+                node = b if random_() < chance else then
+            elif code == SPAWN:
+                self.spawned.append(a)
+                node = then
+            elif code == GAIN_CODA:
+                if a not in codas:
+                    codas.add(a)
+                    changes = self.coda_sentience.get(a)
+                    if changes:
+                        for colour, delta in changes:
+                            sentience[colour] += delta
+                        probs = self._odds()
+                node = then
+            elif code == IF:
+                value = a(know)
+                node = b if (random_() < 0.5 if value is None else value) else then
+            elif code == CHOOSE_WHEN:
+                options = [head for when, head in a if when is None or when(know) is not False]
                 if options:
                     decisions += 1
-                    stack.append(iter(options[int(random_() * len(options))]))
-            elif code == IF:
-                value = holds(a) if a is not None else True
-                stack.append(iter(b[0] if (random_() < 0.5 if value is None else value) else b[1]))
-            elif code == SCORE:
-                scores = know.scores
-                for index, points in a:
-                    scores[index] = max(0, scores[index] + points)
+                    node = options[int(random_() * len(options))]
+                else:
+                    node = then
             elif code == MAY:
                 decisions += 1
-                if random_() < 0.5:
-                    stack.append(iter(a))
-            else:
-                self._apply(code, a)
+                node = a if random_() < 0.5 else then
+            elif code == SENTIENCE:
+                for colour, delta in a:
+                    sentience[colour] += delta
+                probs = self._odds()
+                node = then
+            elif code == TRAP:
+                # Trapped wanderers keep resolving the encounter they are trapped in.
+                self.trapped, know.trapped = self.current, True
+                node = then
+            elif code == RELEASE:
+                self.trapped, know.trapped = None, False
+                node = then
+            else:  # LOSE_CODA
+                codas.discard(a)
+                node = then
         self.decisions += decisions
         return result
-
-    def _apply(self, code: int, a: Any) -> None:
-        know = self.know
-        if code == GAIN_CODA and a not in know.codas:
-            know.codas.add(a)
-            for colour, delta in self.story.coda_sentience.get(a, ()):
-                know.sentience[colour] += delta
-        elif code == LOSE_CODA:
-            know.codas.discard(a)
-        elif code == SENTIENCE:
-            for colour, delta in a:
-                know.sentience[colour] += delta
-        elif code == SPAWN and a in self.story.cards:
-            self.spawned.append(a)
-        elif code == TRAP:
-            # Trapped wanderers keep resolving the encounter they are trapped in.
-            self.trapped, know.trapped = self.current, True
-        elif code == RELEASE:
-            self.trapped, know.trapped = None, False

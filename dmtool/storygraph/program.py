@@ -1,22 +1,29 @@
-"""Effect lists compiled for fast random walks: tuples of small opcodes instead of mappings,
-with every effect that cannot change the story's course (damage, tokens, monsters...)
-dropped. The walk itself lives in playthrough.py."""
+"""Effect lists and conditions compiled for fast random walks: chains of small opcode nodes
+instead of mappings, with every effect that cannot change the story's course (damage, tokens,
+monsters...) dropped, and conditions turned into functions. The walk lives in playthrough.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dmtool.model.storybook import GROUPS, TERMINALS, single
 from dmtool.storygraph.dice import COLOURS, pass_probability, requirement
 
-# Opcodes. Each op is (code, a, b).
-GOTO, EXIT, TEST, CHOICE, IF, MAY, SCORE, GAIN_CODA, LOSE_CODA, SENTIENCE, SPAWN, TRAP, RELEASE = (
-    range(13)
-)
+# Opcodes, numbered by how often a walk meets them (the walk tests them in this order).
+EXIT, CHOICE, SCORE, GOTO, TEST, SPAWN, GAIN_CODA, IF, CHOOSE_WHEN, MAY = range(10)
+SENTIENCE, TRAP, RELEASE, LOSE_CODA = range(10, 14)
 ENDINGS = ("A", "B", "C", "D")
-Op = tuple[int, Any, Any]
-Program = tuple[Op, ...]
+
+# A program is a chain of nodes (code, a, b, then), None when it does nothing. Branches are
+# linked to the rest of the program they sit in, so a walk only ever follows pointers and
+# keeps no stack: TEST (test, pass node, fail node), IF (condition, then node, else node),
+# CHOICE (option nodes, count, then), CHOOSE_WHEN ((condition or None, node) pairs, -, then),
+# MAY (node when taken, -, then), GOTO (entry, -, -), EXIT (kind, body, -), SCORE ((ending
+# index, points) pairs, -, then), SENTIENCE ((colour index, change) pairs, -, then).
+Node = tuple[int, Any, Any, "Node | None"]
+Program = Node | None
+Condition = Callable[["Knowledge"], bool | None]
 
 
 class Tests:
@@ -37,7 +44,7 @@ class Tests:
             self.colours.append(tuple(COLOURS.index(c) for c in requirement(roll)))
         return found
 
-    def probability(self, index: int, sentience: list[int]) -> float:
+    def probability(self, index: int, sentience: Sequence[int]) -> float:
         dice = tuple(max(0, sentience[c]) for c in self.colours[index])
         key = (index, dice)
         found = self._cache.get(key)
@@ -47,65 +54,80 @@ class Tests:
         return found
 
 
-def compile_effects(effects: Sequence[Any], tests: Tests) -> Program:
-    ops: list[Op] = []
-    for effect in effects:
-        parsed = single(effect)
-        if parsed is None:
-            continue
-        name, body = parsed
-        op = _compile(name, body, tests)
-        if op is not None:
-            ops.append(op)
-        if name == "goto" or name in TERMINALS:
-            break  # nothing after an exit is ever resolved
-    return tuple(ops)
+class Compiler:
+    """Compiles effect lists against one storybook's tests and encounter cards."""
 
+    def __init__(self, tests: Tests, cards: Mapping[str, int]) -> None:
+        self.tests = tests
+        self.cards = cards  # card id -> its entry, for the cards a walk can put in play
 
-def _compile(name: str, body: Any, tests: Tests) -> Op | None:
-    if name == "goto":
-        return (GOTO, body, None)
-    if name in TERMINALS:
-        return (EXIT, name, body)
-    if name == "test" and isinstance(body, dict):
-        sides = (
-            compile_effects(body.get("pass") or (), tests),
-            compile_effects(body.get("fail") or (), tests),
-        )
-        return (TEST, tests.add(body.get("roll") or {}), sides)
-    if name == "choice" and isinstance(body, list):
-        options = tuple(
-            (o.get("when"), compile_effects(o.get("effects") or (), tests))
-            for o in body
-            if isinstance(o, dict)
-        )
-        return (CHOICE, options, None)
-    if name == "if" and isinstance(body, dict):
-        sides = (
-            compile_effects(body.get("then") or (), tests),
-            compile_effects(body.get("else") or (), tests),
-        )
-        return (IF, body.get("when"), sides)
-    if name == "may":
-        return (MAY, compile_effects(body or (), tests), None)
-    if name in GROUPS:
-        inner = compile_effects(body or (), tests)
-        return (IF, None, (inner, ())) if inner else None
-    if name == "score" and isinstance(body, dict):
-        return (SCORE, tuple((ENDINGS.index(e), n) for e, n in body.items() if e in ENDINGS), None)
-    if name == "gain_coda":
-        return (GAIN_CODA, body, None)
-    if name == "lose_coda":
-        return (LOSE_CODA, body, None)
-    if name == "modify_sentience" and isinstance(body, dict):
-        return (SENTIENCE, sentience_changes(body), None)
-    if name == "spawn_encounter" and isinstance(body, dict):
-        return (SPAWN, body.get("card"), None)
-    if name == "trap":
-        return (TRAP, None, None)
-    if name == "release_trap":
-        return (RELEASE, None, None)
-    return None
+    def effects(self, effects: Sequence[Any], then: Program = None) -> Program:
+        """The chain for `effects`, continuing with `then` when they do not exit."""
+        steps: list[tuple[str, Any]] = []
+        for effect in effects:
+            parsed = single(effect)
+            if parsed is None:
+                continue
+            steps.append(parsed)
+            if parsed[0] == "goto" or parsed[0] in TERMINALS:
+                break  # nothing after an exit is ever resolved
+        node = then
+        for name, body in reversed(steps):
+            node = self._step(name, body, node)
+        return node
+
+    def _step(self, name: str, body: Any, then: Program) -> Program:
+        sides = self.effects
+        if name == "goto":
+            return (GOTO, body, None, None)
+        if name in TERMINALS:
+            return (EXIT, name, body, None)
+        if name == "test" and isinstance(body, dict):
+            index = self.tests.add(body.get("roll") or {})
+            return (
+                TEST,
+                index,
+                sides(body.get("pass") or (), then),
+                sides(body.get("fail") or (), then),
+            )
+        if name == "choice" and isinstance(body, list):
+            options = [
+                (compile_condition(o["when"]) if o.get("when") is not None else None, o)
+                for o in body
+                if isinstance(o, dict)
+            ]
+            heads = [sides(o.get("effects") or (), then) for _, o in options]
+            if not heads:
+                return then  # nothing to choose: not a decision
+            if all(when is None for when, _ in options):
+                return (CHOICE, tuple(heads), len(heads), then)
+            pairs = tuple((when, head) for (when, _), head in zip(options, heads))
+            return (CHOOSE_WHEN, pairs, None, then)
+        if name == "if" and isinstance(body, dict):
+            yes, no = sides(body.get("then") or (), then), sides(body.get("else") or (), then)
+            when = body.get("when")
+            return yes if when is None else (IF, compile_condition(when), yes, no)
+        if name == "may":
+            return (MAY, sides(body or (), then), None, then)
+        if name in GROUPS:
+            return sides(body or (), then)  # read in place, as if always true
+        if name == "score" and isinstance(body, dict):
+            points = tuple((ENDINGS.index(e), n) for e, n in body.items() if e in ENDINGS)
+            return (SCORE, points, None, then)
+        if name == "gain_coda":
+            return (GAIN_CODA, body, None, then)
+        if name == "lose_coda":
+            return (LOSE_CODA, body, None, then)
+        if name == "modify_sentience" and isinstance(body, dict):
+            return (SENTIENCE, sentience_changes(body), None, then)
+        if name == "spawn_encounter" and isinstance(body, dict):
+            entry = self.cards.get(body.get("card"))  # type: ignore[arg-type]
+            return then if entry is None else (SPAWN, entry, None, then)
+        if name == "trap":
+            return (TRAP, None, None, then)
+        if name == "release_trap":
+            return (RELEASE, None, None, then)
+        return then
 
 
 def sentience_changes(body: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
@@ -115,7 +137,7 @@ def sentience_changes(body: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
 class Knowledge:
     """What a walk knows, for conditions: codas, visited entries, scores, round, sentience."""
 
-    __slots__ = ("codas", "visited", "scores", "round", "sentience", "trapped")
+    __slots__ = ("codas", "round", "scores", "sentience", "trapped", "visited")
 
     def __init__(self, sentience: list[int]) -> None:
         self.codas: set[str] = set()
@@ -125,36 +147,67 @@ class Knowledge:
         self.sentience = sentience
         self.trapped = False
 
-    def holds(self, condition: Any) -> bool | None:
-        """True, False, or None when the condition asks about the board (monsters, tokens...)."""
-        if condition is None:
-            return True
+
+def compile_condition(condition: Any) -> Condition:
+    """A function of a walk's Knowledge giving True, False, or None when the condition asks
+    about the board (monsters, tokens...), which the walk then settles with a coin flip.
+    A mapping is read by its first key the walk understands; None holds."""
+    if condition is None:
+        return _const(True)
+    if isinstance(condition, dict):
         for name, value in condition.items():
-            if name == "has_coda":
-                return value in self.codas
-            if name == "visited":
-                return value in self.visited
-            if name == "not":
-                inner = self.holds(value)
-                return None if inner is None else not inner
-            if name in ("all", "any"):
-                results = [self.holds(c) for c in value]
-                decisive = name == "any"
-                if decisive in results:
-                    return decisive
-                return None if None in results else not decisive
-            if name == "score_at_least":
-                return all(self.scores[ENDINGS.index(e)] >= n for e, n in value.items())
-            if name == "round_at_least":
-                return self.round >= value
-            if name == "round_at_most":
-                return self.round <= value
-            if name == "sentience_at_least":
-                return all(self.sentience[COLOURS.index(c)] >= n for c, n in value.items())
-            if name == "trapped":
-                return self.trapped == value
-            if name == "is_central":
-                return value is True
-            if name == "wanderers_at_least":
-                return value <= 1
-        return None
+            found = _compile_one(name, value)
+            if found is not None:
+                return found
+    return _const(None)
+
+
+def _compile_one(name: str, value: Any) -> Condition | None:
+    if name == "has_coda":
+        return lambda k: value in k.codas
+    if name == "visited":
+        return lambda k: value in k.visited
+    if name == "not":
+        inner = compile_condition(value)
+
+        def negated(k: Knowledge) -> bool | None:
+            result = inner(k)
+            return None if result is None else not result
+
+        return negated
+    if name in ("all", "any") and isinstance(value, list):
+        parts = [compile_condition(c) for c in value]
+        decisive = name == "any"
+
+        def combined(k: Knowledge) -> bool | None:
+            results = [part(k) for part in parts]
+            if decisive in results:
+                return decisive
+            return None if None in results else not decisive
+
+        return combined
+    if name == "score_at_least" and isinstance(value, dict):
+        if not all(e in ENDINGS for e in value):
+            return _const(None)
+        needs = [(ENDINGS.index(e), n) for e, n in value.items()]
+        return lambda k: all(k.scores[i] >= n for i, n in needs)
+    if name == "round_at_least":
+        return lambda k: k.round >= value
+    if name == "round_at_most":
+        return lambda k: k.round <= value
+    if name == "sentience_at_least" and isinstance(value, dict):
+        if not all(c in COLOURS for c in value):
+            return _const(None)
+        least = [(COLOURS.index(c), n) for c, n in value.items()]
+        return lambda k: all(k.sentience[i] >= n for i, n in least)
+    if name == "trapped":
+        return lambda k: k.trapped == value
+    if name == "is_central":
+        return _const(value is True)
+    if name == "wanderers_at_least":
+        return _const(value <= 1)
+    return None
+
+
+def _const(result: bool | None) -> Condition:
+    return lambda k: result

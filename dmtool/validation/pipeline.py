@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, Severity, diagnose
 from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.cache import CheckCache, FileEntry, Stamp, pack, stamp, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
-
-CONTENT_DIR_NAME = "content"
-
 
 @dataclass(frozen=True, kw_only=True)
 class CheckOptions:
@@ -47,18 +45,6 @@ def display_path(path: Path) -> str:
     return Path(absolute).as_posix()
 
 
-def _context_roots(paths: Sequence[Path]) -> list[Path]:
-    """The `content/` folders that contain (or are) the given paths."""
-    roots: list[Path] = []
-    for path in paths:
-        for candidate in [path, *path.parents] if path.is_dir() else list(path.parents):
-            if candidate.name == CONTENT_DIR_NAME and candidate.is_dir():
-                if candidate not in roots:
-                    roots.append(candidate)
-                break
-    return roots
-
-
 def run_check(options: CheckOptions) -> Report:
     """Check the given paths; cross-file rules see the whole enclosing corpus."""
     schemas = SchemaSet(options.schema_dir)
@@ -67,7 +53,7 @@ def run_check(options: CheckOptions) -> Report:
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:
-        context, _ = discover(_context_roots(options.paths))
+        context, _ = discover(content_roots(options.paths))
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
         context = [p for p in context if not options.excluded(p)]

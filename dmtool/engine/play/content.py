@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dmtool.engine.catalog import Catalog
+from dmtool.engine.catalog import Catalog, playable_monster
 from dmtool.engine.errors import EngineFault
 from dmtool.scenarios.content import ContentIndex, index_for
 
@@ -24,13 +24,7 @@ def _monster(doc: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(doc.get("max_health"), int) or not isinstance(
             doc.get("max_mental_capacity"), int):
         return None  # not playable yet (content still being written)
-    card = dict(doc)
-    card.setdefault("actions", [])
-    card.setdefault("rift_abilities", [])
-    for conf in card.get("confrontation_cards", []):
-        conf.setdefault("special_action", {})
-        conf.setdefault("existence_reward", 0)
-    return card
+    return playable_monster(dict(doc), str(doc.get("kind", "terror")))
 
 
 def load_catalog(root: Path, central: str) -> Catalog:

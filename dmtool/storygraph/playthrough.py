@@ -161,8 +161,7 @@ class _Game:
 
     __slots__ = (
         "at", "coda_sentience", "current", "decisions", "getrandbits", "know", "max_links",
-        "options", "probability", "probs", "random", "spawned", "start", "story", "stuck",
-        "tables", "targets", "trapped",
+        "options", "random", "spawned", "start", "story", "stuck", "targets", "trapped",
     )  # fmt: skip
 
     def __init__(self, story: _Story, options: PlayOptions) -> None:
@@ -170,28 +169,15 @@ class _Game:
         self.story, self.options = story, options
         self.random, self.getrandbits = rng.random, rng.getrandbits
         self.targets, self.coda_sentience = story.targets, story.coda_sentience
-        self.probability = story.tests.probability
         # At least 0, so that entering an entry (a goto counted as link -1) is never stuck.
         self.max_links = max(0, options.max_links)
         self.start = [int(options.sentience.get(c, 0)) for c in COLOURS]
         self.know = Knowledge(list(self.start))
-        # Pass probabilities by sentience values, each a list by test (filled as met):
-        # sentience changes seldom, so a test costs one list lookup.
-        self.tables: dict[tuple[int, ...], list[float | None]] = {}
-        self.probs: list[float | None] = []
         self.decisions = self.stuck = 0
         self.at: int | None = None
         self.current: int | None = None
         self.trapped: int | None = None
         self.spawned: list[int] = []  # entries of cards spawned, not yet on the board
-
-    def _odds(self) -> list[float | None]:
-        key = tuple(self.know.sentience)
-        probs = self.tables.get(key)
-        if probs is None:
-            probs = self.tables[key] = [None] * len(self.story.tests.rolls)
-        self.probs = probs
-        return probs
 
     def _below(self, n: int) -> int:
         """random.Random.randrange(n) and choice's index, drawn as they draw it."""
@@ -210,7 +196,6 @@ class _Game:
         know.round, know.trapped = 0, False
         self.at = self.current = self.trapped = None
         self.spawned.clear()
-        self._odds()
         if self.walk(story.blocks.get("setup")) == "fail_stage":
             return "stage failed", None
         open_shards = list(story.shards)
@@ -287,24 +272,13 @@ class _Game:
         """Follow a program to its exit; returns the exit's kind (or open, refused, stuck)."""
         if node is None:
             return "open"
-        know, random_, targets, probs = self.know, self.random, self.targets, self.probs
-        sentience, scores, codas, visit = know.sentience, know.scores, know.codas, know.visited.add
+        # Only what most walks use is held in locals; a walk meets few effects.
+        know, random_, targets, visit = self.know, self.random, self.targets, self.know.visited.add
         decisions = 0
         result = "open"
         while node is not None:
             code, a, b, then = node
-            if code == EXIT:
-                result = a
-                break
-            if code == CHOICE:
-                decisions += 1
-                node = a[int(random_() * b)]
-            elif code == SCORE:
-                for index, points in a:
-                    value = scores[index] + points
-                    scores[index] = value if value > 0 else 0
-                node = then
-            elif code == GOTO:
+            if code == GOTO:
                 links += 1
                 if links > self.max_links:
                     self.stuck += 1
@@ -322,23 +296,29 @@ class _Game:
                         break
                 self.at = a
                 visit(a)
+            elif code == EXIT:
+                result = a
+                break
+            elif code == CHOICE:
+                decisions += 1
+                node = a[int(random_() * b)]
+            elif code == SCORE:
+                scores = know.scores
+                for index, points in a:
+                    value = scores[index] + points
+                    scores[index] = value if value > 0 else 0
+                node = then
             elif code == TEST:
                 decisions += 1
-                chance = probs[a]
-                if chance is None:
-                    chance = probs[a] = self.probability(a, sentience)
-                node = b if random_() < chance else then
+                node = b if random_() < a(know.sentience) else then
             elif code == SPAWN:
                 self.spawned.append(a)
                 node = then
             elif code == GAIN_CODA:
-                if a not in codas:
-                    codas.add(a)
-                    changes = self.coda_sentience.get(a)
-                    if changes:
-                        for colour, delta in changes:
-                            sentience[colour] += delta
-                        probs = self._odds()
+                if a not in know.codas:
+                    know.codas.add(a)
+                    for colour, delta in self.coda_sentience.get(a, ()):
+                        know.sentience[colour] += delta
                 node = then
             elif code == IF:
                 value = a(know)
@@ -354,9 +334,9 @@ class _Game:
                 decisions += 1
                 node = a if random_() < 0.5 else then
             elif code == SENTIENCE:
+                sentience = know.sentience
                 for colour, delta in a:
                     sentience[colour] += delta
-                probs = self._odds()
                 node = then
             elif code == TRAP:
                 # Trapped wanderers keep resolving the encounter they are trapped in.
@@ -366,7 +346,7 @@ class _Game:
                 self.trapped, know.trapped = None, False
                 node = then
             else:  # LOSE_CODA
-                codas.discard(a)
+                know.codas.discard(a)
                 node = then
         self.decisions += decisions
         return result

@@ -11,19 +11,20 @@ from dmtool.model.storybook import GROUPS, TERMINALS, single
 from dmtool.storygraph.dice import COLOURS, pass_probability, requirement
 
 # Opcodes, numbered by how often a walk meets them (the walk tests them in this order).
-EXIT, CHOICE, SCORE, GOTO, TEST, SPAWN, GAIN_CODA, IF, CHOOSE_WHEN, MAY = range(10)
+GOTO, EXIT, CHOICE, SCORE, TEST, SPAWN, GAIN_CODA, IF, CHOOSE_WHEN, MAY = range(10)
 SENTIENCE, TRAP, RELEASE, LOSE_CODA = range(10, 14)
 ENDINGS = ("A", "B", "C", "D")
 
 # A program is a chain of nodes (code, a, b, then), None when it does nothing. Branches are
 # linked to the rest of the program they sit in, so a walk only ever follows pointers and
-# keeps no stack: TEST (test, pass node, fail node), IF (condition, then node, else node),
+# keeps no stack: TEST (chance, pass node, fail node), IF (condition, then node, else node),
 # CHOICE (option nodes, count, then), CHOOSE_WHEN ((condition or None, node) pairs, -, then),
 # MAY (node when taken, -, then), GOTO (entry, -, -), EXIT (kind, body, -), SCORE ((ending
 # index, points) pairs, -, then), SENTIENCE ((colour index, change) pairs, -, then).
 Node = tuple[int, Any, Any, "Node | None"]
 Program = Node | None
 Condition = Callable[["Knowledge"], bool | None]
+Chance = Callable[[Sequence[int]], float]
 
 
 class Tests:
@@ -32,6 +33,7 @@ class Tests:
     def __init__(self) -> None:
         self.rolls: list[dict[str, Any]] = []
         self.colours: list[tuple[int, ...]] = []  # indexes into COLOURS that the test rolls
+        self.chances: list[Chance] = []
         self._index: dict[str, int] = {}
         self._cache: dict[tuple[int, tuple[int, ...]], float] = {}
 
@@ -42,6 +44,7 @@ class Tests:
             found = self._index[key] = len(self.rolls)
             self.rolls.append(dict(roll))
             self.colours.append(tuple(COLOURS.index(c) for c in requirement(roll)))
+            self.chances.append(self._chance(found))
         return found
 
     def probability(self, index: int, sentience: Sequence[int]) -> float:
@@ -52,6 +55,34 @@ class Tests:
             values = {COLOURS[c]: n for c, n in zip(self.colours[index], dice)}
             found = self._cache[key] = float(pass_probability(self.rolls[index], values))
         return found
+
+    def _chance(self, index: int) -> Chance:
+        """The test's pass probability as a function of sentience values, remembered by the
+        values of the colours it rolls (a walk meets the same few again and again)."""
+        probability, colours = self.probability, self.colours[index]
+        known: dict[Any, float] = {}
+        if len(colours) == 1:
+            (c,) = colours
+
+            def one(sentience: Sequence[int]) -> float:
+                found = known.get(sentience[c])
+                if found is None:
+                    found = known[sentience[c]] = probability(index, sentience)
+                return found
+
+            return one
+        if len(colours) == 2:
+            c, d = colours
+
+            def two(sentience: Sequence[int]) -> float:
+                key = (sentience[c], sentience[d])
+                found = known.get(key)
+                if found is None:
+                    found = known[key] = probability(index, sentience)
+                return found
+
+            return two
+        return lambda sentience: probability(index, sentience)
 
 
 class Compiler:
@@ -86,7 +117,7 @@ class Compiler:
             index = self.tests.add(body.get("roll") or {})
             return (
                 TEST,
-                index,
+                self.tests.chances[index],
                 sides(body.get("pass") or (), then),
                 sides(body.get("fail") or (), then),
             )
@@ -190,6 +221,9 @@ def _compile_one(name: str, value: Any) -> Condition | None:
         if not all(e in ENDINGS for e in value):
             return _const(None)
         needs = [(ENDINGS.index(e), n) for e, n in value.items()]
+        if len(needs) == 1:
+            ((i, least),) = needs
+            return lambda k: k.scores[i] >= least
         return lambda k: all(k.scores[i] >= n for i, n in needs)
     if name == "round_at_least":
         return lambda k: k.round >= value

@@ -295,14 +295,19 @@ def scaling_ratio(small: int = 10_000, large: int = 100_000) -> tuple[float, flo
     return a, b, b / a
 
 
+# P6 plays this storybook (performance.md's sample), or the first one under content/.
+SAMPLE = ROOT / "content" / "wanderers" / "hollis-brandt" / "storybook.yaml"
+
+
 def _sample() -> Any:
-    """The analysis of the project's sample storybook (the first under content/), if any."""
+    """The analysis of the project's sample storybook, if any."""
     from dmtool.model.storybook import Storybook
     from dmtool.storygraph.analysis import analyse
     from dmtool.storygraph.context import context_for
     from dmtool.storygraph.loader import load_storybooks
 
-    found = sorted((ROOT / "content").glob("wanderers/*/storybook.yaml"))
+    found = [SAMPLE] if SAMPLE.is_file() else []
+    found = found or sorted((ROOT / "content").glob("wanderers/*/storybook.yaml"))
     if not found:
         return None
     corpus, documents, _ = load_storybooks([found[0]])
@@ -312,9 +317,10 @@ def _sample() -> Any:
     return analyse(storybook, context_for(corpus, storybook.wanderer))
 
 
-def decisions_per_second(runs: int = 2000) -> tuple[float, str]:
+def decisions_per_second(runs: int = 2000, *, repeat: int = 5) -> tuple[float, str]:
     """P6: decisions (test outcomes and choices) resolved per second by random playthroughs
-    of the sample storybook (a generated one when there is none), and which was played."""
+    of the sample storybook (a generated one when there is none), and which was played.
+    The best of `repeat` timings of the same seed: each includes compiling the storybook."""
     from dmtool.storygraph.analysis import analyse
     from dmtool.storygraph.playthrough import PlayOptions, play
 
@@ -324,10 +330,13 @@ def decisions_per_second(runs: int = 2000) -> tuple[float, str]:
     else:
         name = f"sample storybook '{analysis.graph.storybook.id}'"
     sentience = dict(analysis.graph.context.sentience or {c: 1 for c in COLOURS})
-    play(analysis, PlayOptions(runs=50, seed=0, sentience=sentience))  # warm the odds caches
-    began = time.process_time()
-    report = play(analysis, PlayOptions(runs=runs, seed=1, sentience=sentience))
-    return report.decisions / (time.process_time() - began), name
+    play(analysis, PlayOptions(runs=50, seed=0, sentience=sentience))  # warm dice.py's cache
+    best = float("inf")
+    for _ in range(repeat):
+        began = time.process_time()
+        report = play(analysis, PlayOptions(runs=runs, seed=1, sentience=sentience))
+        best = min(best, time.process_time() - began)
+    return report.decisions / best, name
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.context import context_for
 from dmtool.storygraph.loader import load_storybooks
 from dmtool.storygraph.playthrough import PlayOptions, play
+from dmtool.storygraph.program import Knowledge, compile_condition
 
 ONE_EACH = {"red": 1, "blue": 1, "green": 1, "yellow": 1, "purple": 1}
 
@@ -124,6 +125,67 @@ def test_same_seed_same_games(tmp_path: Path) -> None:
     assert first.outcomes == second.outcomes and first.decisions == second.decisions
     assert first.outcomes != third.outcomes
     assert set(first.outcomes) <= {"A", "B", "C", "D", "stage failed"} and len(first.outcomes) >= 3
+
+
+def test_decisions_are_tests_open_choices_and_optional_effects(tmp_path: Path) -> None:
+    closed = {"label": "Closed", "when": {"has_coda": "never"}, "effects": [{"score": {"B": 40}}]}
+    a = _book(
+        tmp_path,
+        [
+            entry(
+                1,
+                [
+                    {"may": []},  # taken or not, still a decision
+                    {"may": [{"score": {"A": 40}}]},
+                    {"choice": [closed]},  # no option open: nothing decided
+                    {"if": {"when": {"visited": 1}, "then": [{"score": {"C": 1}}]}},
+                    {"end": "event"},
+                ],
+                kind="event",
+            )
+        ],
+        tests={"A": {"roll": {"red": ["hand"]}}},
+    )
+    report = play(a, PlayOptions(runs=400, seed=9, sentience=ONE_EACH))
+    won = report.outcomes["A"]
+    assert report.outcomes == {"A": won, "stage failed": 400 - won} and 140 < won < 260
+    assert report.decisions == 2 * 400 + won  # the finale's test is one more
+
+
+def test_conditions_are_read_from_what_the_walk_knows() -> None:
+    know = Knowledge([2, 0, 1, 1, 1])
+    know.codas.add("key")
+    know.visited.add(7)
+    know.scores[1] = 5
+    know.round = 3
+    board = {"monster_killed": "the-surveyor"}
+    expected: list[tuple[object, bool | None]] = [
+        (None, True),
+        ({"has_coda": "key"}, True),
+        ({"has_coda": "lock"}, False),
+        ({"visited": 7}, True),
+        ({"not": {"visited": 8}}, True),
+        ({"not": board}, None),
+        (board, None),
+        ({}, None),
+        ({"any": [board, {"has_coda": "key"}]}, True),
+        ({"any": [board, {"has_coda": "lock"}]}, None),
+        ({"any": []}, False),
+        ({"all": [board, {"has_coda": "lock"}]}, False),
+        ({"all": [board, {"has_coda": "key"}]}, None),
+        ({"all": []}, True),
+        ({"score_at_least": {"B": 5}}, True),
+        ({"score_at_least": {"A": 1, "B": 5}}, False),
+        ({"round_at_least": 3, "round_at_most": 2}, True),  # the first key read decides
+        ({"round_at_most": 2}, False),
+        ({"sentience_at_least": {"red": 2, "green": 1}}, True),
+        ({"sentience_at_least": {"blue": 1}}, False),
+        ({"trapped": False}, True),
+        ({"is_central": True}, True),
+        ({"wanderers_at_least": 2}, False),
+        ({"existence_at_least": 2, "has_coda": "key"}, True),  # unread keys are skipped
+    ]
+    assert [(c, compile_condition(c)(know)) for c, _ in expected] == expected
 
 
 # Pinned reports: the same seed must give the same games, decision count and coverage after

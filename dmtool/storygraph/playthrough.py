@@ -11,10 +11,13 @@ values (dice.py), so no dice are rolled; choices and optional effects are unifor
 conditions are evaluated on what the walk knows (codas, visited entries, scores, round,
 sentience, trapped) and coin-flipped when they ask about the board. Monsters, health and
 the abomination are not played: this measures the story's shape, not a real game.
-Randomness comes only from one `random.Random(seed)`. Effects are compiled once into
-chains of small opcode nodes (program.py) so that a walk costs little more than its
-decisions; the random draws (and so the games of a seed) are those of `random.randrange`,
-`random.choice` and `random.random` calls, made in a fixed order.
+Randomness comes only from one `random.Random(seed)`, drawn in a fixed order (encounter
+picks and finale encounters as `randrange`/`choice` draw them), so a seed gives the same
+report on every run. A decision is a test outcome, a choice among the options open, or an
+optional effect taken or not. Speed: the storybook is compiled once (program.py) into
+chains of opcode nodes that a walk follows without a stack, conditions into functions and
+tests into functions remembering their odds by sentience values; one game object is reused
+for all playthroughs, so a walk costs little more than its decisions.
 """
 
 from __future__ import annotations
@@ -41,13 +44,9 @@ from dmtool.storygraph.program import (
     SPAWN,
     TEST,
     TRAP,
-    Compiler,
-    Condition,
     Knowledge,
     Program,
-    Tests,
-    compile_condition,
-    sentience_changes,
+    Story,
 )
 
 
@@ -75,74 +74,8 @@ class PlayReport:
     stuck: int = 0
 
 
-class _Story:
-    """The storybook compiled once for all playthroughs."""
-
-    def __init__(self, analysis: Analysis) -> None:
-        graph = analysis.graph
-        context = graph.context
-        self.tests = Tests()
-        cards = {
-            s.card_id: s.entry
-            for s in context.cards + context.finale
-            if s.entry in graph.entries and s.card_id is not None
-        }
-        compiler = Compiler(self.tests, cards)
-        self.entries = {n: compiler.effects(e.effects) for n, e in graph.entries.items()}
-        # Entry -> (entrance condition or None, program): what a goto or an encounter reads.
-        self.targets: dict[int, tuple[Condition | None, Program]] = {
-            n: (_gate(graph.entrances.get(n)), program) for n, program in self.entries.items()
-        }
-        self.blocks = {
-            n: compiler.effects(graph.effects_of(n)[0]) for n in graph.arcs if isinstance(n, str)
-        }
-        rounds = context.rounds
-        self.events = (
-            [s.entry for s in rounds]
-            if rounds is not None
-            else sorted(n for n, e in graph.entries.items() if e.kind == "event")
-        )
-        self.shards = [s.entry for s in context.shards if s.entry in self.entries]
-        # Cards that spawn by themselves: (spawning condition, None for a coin flip; entry).
-        self.spawning: list[tuple[Condition | None, int]] = [
-            (compile_condition(s.spawn) if s.spawn else None, cards[s.card_id])
-            for s in context.cards
-            if s.spawned and s.card_id in cards
-        ]
-        self.coda_sentience = {
-            coda: tuple(
-                c
-                for e in effects
-                if isinstance(e, dict) and isinstance(e.get("modify_sentience"), dict)
-                for c in sentience_changes(e["modify_sentience"])
-            )
-            for coda, effects in context.coda_effects.items()
-        }
-        # Per ending: its setup and event phase blocks, and the encounters of its finale's
-        # first turn (the start) and of later turns (the start and the finale shards).
-        self.finales: dict[str, tuple[Program, Program, list[int], list[int]]] = {}
-        endings = graph.storybook.endings
-        for letter in ENDINGS:
-            start = endings[letter].start if letter in endings else None
-            others = [
-                s.entry
-                for s in context.finale
-                if s.ending == letter and s.kind == "finale-shard" and letter in endings
-            ]
-            self.finales[letter] = (
-                self.blocks.get(f"{letter}:setup"),
-                self.blocks.get(f"{letter}:event"),
-                [n for n in [start] if n in self.entries],
-                [n for n in [start, *others] if n in self.entries],
-            )
-
-
-def _gate(condition: object) -> Condition | None:
-    return None if condition is None else compile_condition(condition)
-
-
 def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
-    story = _Story(analysis)
+    story = Story(analysis)
     report = PlayReport(options.runs)
     game = _Game(story, options)
     for _ in range(options.runs):
@@ -164,7 +97,7 @@ class _Game:
         "options", "random", "spawned", "start", "story", "stuck", "targets", "trapped",
     )  # fmt: skip
 
-    def __init__(self, story: _Story, options: PlayOptions) -> None:
+    def __init__(self, story: Story, options: PlayOptions) -> None:
         rng = random.Random(options.seed)
         self.story, self.options = story, options
         self.random, self.getrandbits = rng.random, rng.getrandbits
@@ -306,7 +239,7 @@ class _Game:
                 scores = know.scores
                 for index, points in a:
                     value = scores[index] + points
-                    scores[index] = value if value > 0 else 0
+                    scores[index] = max(0, value)
                 node = then
             elif code == TEST:
                 decisions += 1

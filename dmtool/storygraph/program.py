@@ -1,6 +1,7 @@
-"""Effect lists and conditions compiled for fast random walks: chains of small opcode nodes
+"""A storybook compiled for fast random walks: effect lists as chains of small opcode nodes
 instead of mappings, with every effect that cannot change the story's course (damage, tokens,
-monsters...) dropped, and conditions turned into functions. The walk lives in playthrough.py."""
+monsters...) dropped, conditions and test odds as functions. The walk lives in
+playthrough.py."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dmtool.model.storybook import GROUPS, TERMINALS, single
+from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.dice import COLOURS, pass_probability, requirement
 
 # Opcodes, numbered by how often a walk meets them (the walk tests them in this order).
@@ -159,6 +161,72 @@ class Compiler:
         if name == "release_trap":
             return (RELEASE, None, None, then)
         return then
+
+
+class Story:
+    """The storybook compiled once for all playthroughs."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        graph = analysis.graph
+        context = graph.context
+        self.tests = Tests()
+        cards = {
+            s.card_id: s.entry
+            for s in context.cards + context.finale
+            if s.entry in graph.entries and s.card_id is not None
+        }
+        compiler = Compiler(self.tests, cards)
+        self.entries = {n: compiler.effects(e.effects) for n, e in graph.entries.items()}
+        # Entry -> (entrance condition or None, program): what a goto or an encounter reads.
+        self.targets: dict[int, tuple[Condition | None, Program]] = {
+            n: (_gate(graph.entrances.get(n)), program) for n, program in self.entries.items()
+        }
+        self.blocks = {
+            n: compiler.effects(graph.effects_of(n)[0]) for n in graph.arcs if isinstance(n, str)
+        }
+        rounds = context.rounds
+        self.events = (
+            [s.entry for s in rounds]
+            if rounds is not None
+            else sorted(n for n, e in graph.entries.items() if e.kind == "event")
+        )
+        self.shards = [s.entry for s in context.shards if s.entry in self.entries]
+        # Cards that spawn by themselves: (spawning condition, None for a coin flip; entry).
+        self.spawning: list[tuple[Condition | None, int]] = [
+            (compile_condition(s.spawn) if s.spawn else None, cards[s.card_id])
+            for s in context.cards
+            if s.spawned and s.card_id in cards
+        ]
+        self.coda_sentience = {
+            coda: tuple(
+                c
+                for e in effects
+                if isinstance(e, dict) and isinstance(e.get("modify_sentience"), dict)
+                for c in sentience_changes(e["modify_sentience"])
+            )
+            for coda, effects in context.coda_effects.items()
+        }
+        # Per ending: its setup and event phase blocks, and the encounters of its finale's
+        # first turn (the start) and of later turns (the start and the finale shards).
+        self.finales: dict[str, tuple[Program, Program, list[int], list[int]]] = {}
+        endings = graph.storybook.endings
+        for letter in ENDINGS:
+            start = endings[letter].start if letter in endings else None
+            others = [
+                s.entry
+                for s in context.finale
+                if s.ending == letter and s.kind == "finale-shard" and letter in endings
+            ]
+            self.finales[letter] = (
+                self.blocks.get(f"{letter}:setup"),
+                self.blocks.get(f"{letter}:event"),
+                [n for n in [start] if n in self.entries],
+                [n for n in [start, *others] if n in self.entries],
+            )
+
+
+def _gate(condition: object) -> Condition | None:
+    return None if condition is None else compile_condition(condition)
 
 
 def sentience_changes(body: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:

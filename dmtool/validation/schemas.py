@@ -79,15 +79,27 @@ class SchemaSet:
         if screen is None:
             import jsonschema_rs
 
-            registry = jsonschema_rs.Registry(
-                [(_FAST_BASE + schema_id, contents) for schema_id, contents in self.by_id.items()]
-            )
             schema_id = self.kinds[kind]
+            # Only the files this kind reaches: compiling a registry of every schema costs
+            # more than checking a single changed file.
+            registry = jsonschema_rs.Registry(
+                [(_FAST_BASE + needed, self.by_id[needed]) for needed in self._reachable(schema_id)]
+            )
             screen = jsonschema_rs.validator_for(
                 self.by_id[schema_id], registry=registry, base_uri=_FAST_BASE + schema_id
             )
             self._screens[kind] = screen
         return screen
+
+    def _reachable(self, schema_id: str) -> list[str]:
+        """Schema files reachable from one through `$ref`s (itself included)."""
+        found, pending = [schema_id], [schema_id]
+        while pending:
+            for target in _ref_files(self.by_id[pending.pop()]):
+                if target in self.by_id and target not in found:
+                    found.append(target)
+                    pending.append(target)
+        return found
 
     def errors(self, kind: str, data: Any) -> list[Any]:
         """python-jsonschema errors for a document, computed only when the screen fails."""
@@ -103,3 +115,19 @@ class SchemaSet:
         for part in [p for p in fragment.split("/") if p]:
             node = node[part.replace("~1", "/").replace("~0", "~")]
         return schema_id, node
+
+
+def _ref_files(node: Any) -> set[str]:
+    """The other schema files a schema's `$ref`s name (the part before '#')."""
+    files: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                files.add(ref.partition("#")[0])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return files

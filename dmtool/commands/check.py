@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dmtool import __version__
 from dmtool.errors import UsageError
@@ -49,7 +51,7 @@ def run(request: CheckRequest) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing and len(missing) == len(paths):
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
-    with _progress_bar() as progress:
+    with _ProgressBar() as progress:
         report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
                                         ignore=frozenset(config.ignore), progress=progress,
                                         max_file_size=config.max_file_size,
@@ -65,11 +67,13 @@ def run(request: CheckRequest) -> int:
     return report.exit_code(strict=config.strict)
 
 
-class _progress_bar:
+class _ProgressBar:
     """A click progress bar on standard error, shown only on a terminal for long runs."""
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        self._bar = None
+    def __init__(self) -> None:
+        self._bar: Any = None
+
+    def __enter__(self) -> Callable[[int, int], None] | None:
         return self._update if sys.stderr.isatty() else None
 
     def _update(self, done: int, total: int) -> None:

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RENDERER := $(VENV)/.renderer
 
-.PHONY: check test bench renderer clean
+.PHONY: check test bench site renderer clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,9 @@ check: $(STAMP)
 
 test: $(STAMP) $(RENDERER)
 	$(BIN)/python -m pytest
+
+site: $(STAMP)
+	$(BIN)/dmtool site content/ -o site
 
 bench: $(STAMP) $(RENDERER)
 	$(BIN)/python bench/run.py

@@ -300,6 +300,39 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
     sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
 
 
+@cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site --force\n\n"
+             "  dmtool site --dry-run --format json")
+@click.argument("content", required=False, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--out", "-o", "out", type=click.Path(path_type=Path, file_okay=False),
+              default=Path("site"), show_default=True,
+              help="The folder to build the site into; it is replaced as a whole, so it must be "
+              "empty, missing or an earlier dmtool site. Example: -o build/site")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format of the report (default text). Example: --format json")
+@click.option("--force", is_flag=True,
+              help="Replace the output folder even though dmtool did not build it. "
+              "Example: dmtool site -o public --force")
+@click.option("--dry-run", is_flag=True,
+              help="Build in a temporary folder only and write nothing; reports what the site "
+              "would show. Example: dmtool site --dry-run")
+def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool) -> None:
+    """Build a browsable MkDocs site of the rules, the chapters, the wanderers and their
+    storybooks, and the diagnostics reference.
+
+    CONTENT is the content folder (default: content/). The content is checked first; with
+    errors nothing is built. Exit code 0 when built, 1 for content errors or site errors,
+    2 for a usage error.
+    """
+    from dmtool.sitegen import SiteOptions, run_site
+
+    result = run_site(SiteOptions(content=content or Path("content"), out=out, fmt=fmt,
+                                  force=force, dry_run=dry_run))
+    click.echo(result.text, nl=False)
+    for message in result.messages:
+        click.echo(f"dmtool: {message}", err=True)
+    sys.exit(result.exit_code)
+
+
 @cli.command(name="test", epilog="Examples:\n\n  dmtool test\n\n  dmtool test tests/scenarios/r22-attack-breaks-rift.yaml --explain\n\n  dmtool test -k 'R24 and not coda' --coverage")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("-k", "keyword", metavar="EXPRESSION", default=None,

@@ -1,7 +1,32 @@
-"""Diagnostic codes of the site stage."""
+"""Diagnostic codes of the site stage (DM5xx): authored prose that the site cannot show as written."""
 
 from __future__ import annotations
 
 from dmtool.diagnostics.catalogue import CodeInfo
+from dmtool.diagnostics.model import Severity
 
-CODES: tuple[CodeInfo, ...] = ()
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CODES: tuple[CodeInfo, ...] = (
+    CodeInfo(
+        "DM501",
+        "raw-html-in-prose",
+        "Raw HTML in prose is shown as text",
+        W,
+        "Authored prose is Markdown without raw HTML. The site escapes every angle bracket, "
+        "so a tag such as <b> or <img> appears on the page as the literal characters rather "
+        "than as markup. Write the words plainly, or use Markdown emphasis (*word*).",
+        "text: |\n  The bell rings <b>once</b>.   # shown as '<b>once</b>'\n",
+    ),
+    CodeInfo(
+        "DM502",
+        "link-in-prose",
+        "Link or image in prose is shown as text",
+        W,
+        "The site never turns authored text into links or images, because an address in "
+        "content could point anywhere (a javascript: address runs code in the reader's "
+        "browser). Markdown links, images, autolinks and link definitions are shown as "
+        "the literal characters. Name the place in words instead.",
+        "text: See [the map](https://example.org/map.png).   # shown as written\n",
+    ),
+)

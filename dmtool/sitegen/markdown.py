@@ -1,0 +1,85 @@
+"""Turning untrusted authored text into inert Markdown: escaping, tables, code blocks.
+
+Authored text never reaches MkDocs as raw HTML or as a link. `plain` makes a string
+Markdown-inert (every punctuation mark that Python-Markdown treats specially is escaped);
+`prose` keeps emphasis and paragraphs but escapes HTML, link and attribute syntax.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+
+# Characters Python-Markdown (with the tables extension) unescapes after a backslash.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+# In prose, emphasis and code stay; only what builds links, images or attributes goes.
+_PROSE_PUNCTUATION = re.compile(r"([\\\[\]{}|])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def _html(text: str) -> str:
+    """Angle brackets and ampersands as entities, so no tag and no entity trick survives."""
+    return html.escape(text, quote=False)
+
+
+def one_line(text: str) -> str:
+    """Collapse hard-wrapped prose into one line (paragraph breaks become a space too)."""
+    return " ".join(text.split())
+
+
+def plain(value: object) -> str:
+    """Any authored scalar as Markdown-inert inline text on one line."""
+    text = _scalar(value)
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", _html(one_line(text)))
+
+
+def prose(value: object) -> str:
+    """Authored prose as Markdown paragraphs: emphasis kept, HTML and links shown as text."""
+    text = _scalar(value).strip("\n")
+    lines = []
+    for line in text.splitlines():
+        escaped = _PROSE_PUNCTUATION.sub(r"\\\1", _html(line.rstrip()))
+        # An indented line would become a code block and a leading '>' is already an entity;
+        # four spaces of authored indentation are dropped so prose stays prose.
+        lines.append(escaped.lstrip(" \t") if line.startswith(("    ", "\t")) else escaped)
+    return "\n".join(lines)
+
+
+def inline_prose(value: object) -> str:
+    """Prose squeezed onto one line, for list items and table cells."""
+    return " ".join(prose(value).split())
+
+
+def code_block(text: str, *, language: str = "yaml") -> str:
+    """A fenced block; the fence outgrows any backtick run inside, so it cannot be closed early."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A Markdown table; cells must already be escaped (`plain` escapes the pipe)."""
+    body = [f"| {' | '.join(headers)} |", f"|{'|'.join('---' for _ in headers)}|"]
+    body += [f"| {' | '.join(cell or ' ' for cell in row)} |" for row in rows]
+    return "\n".join(body)
+
+
+def label(key: str) -> str:
+    """A data key as a human label: 'max_health' -> 'Max health'."""
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return plain(words[:1].upper() + words[1:])
+
+
+def slug(value: object) -> str:
+    """A safe file or anchor name from an id: lower-case letters, digits and dashes only."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", str(value).lower()).strip("-")
+    return cleaned or "page"
+
+
+def _scalar(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -1,0 +1,67 @@
+"""Finding authored text the site will show literally: raw HTML (DM501) and links (DM502).
+
+The escaping in `sitegen.markdown` already makes such text harmless; these diagnostics tell
+the author that what they wrote will not look the way they may have meant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.loading import SourceDocument
+
+# A start or end tag, a comment or a declaration: '<b>', '</p>', '<img src=x onerror=...>'.
+_RAW_HTML = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--.*?--|![A-Za-z][^<>]*)>",
+                       re.DOTALL)
+# Markdown links and images '[x](y)', autolinks '<scheme:...>' and link definitions '[x]: y'.
+_LINK = re.compile(
+    r"!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]*>|^[ ]{0,3}\[[^\]\n]+\]:[ \t]*\S",
+    re.MULTILINE,
+)
+_SHOWN = 40  # characters of the offending text quoted in a message
+
+Parts = tuple[str | int, ...]
+
+
+def prose_diagnostics(documents: list[SourceDocument]) -> list[Diagnostic]:
+    """One diagnostic per string field holding raw HTML, and one per field holding a link."""
+    found: list[Diagnostic] = []
+    for document in documents:
+        for parts, text in _strings(document.data, ()):
+            html_match = _RAW_HTML.search(text)
+            if html_match is not None:
+                found.append(diagnose(
+                    "DM501", document.locate(parts),
+                    f"this text contains raw HTML ({_quote(html_match.group())}), which the "
+                    "site shows as literal text; write it plainly or use Markdown emphasis "
+                    "such as *word*",
+                ))
+            link_match = _LINK.search(text)
+            if link_match is not None:
+                found.append(diagnose(
+                    "DM502", document.locate(parts),
+                    f"this text contains a link or image ({_quote(link_match.group())}), which "
+                    "the site shows as literal text and never as a link; name the place in "
+                    "words instead",
+                ))
+    return found
+
+
+def _strings(value: Any, parts: Parts) -> Iterator[tuple[Parts, str]]:
+    """Every string value with its path, in document order (keys are ids, not prose)."""
+    if isinstance(value, str):
+        yield parts, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*parts, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, (*parts, index))
+
+
+def _quote(text: str) -> str:
+    shown = " ".join(text.split())
+    return f"'{shown[:_SHOWN]}...'" if len(shown) > _SHOWN else f"'{shown}'"

@@ -1,0 +1,164 @@
+"""`dmtool site` treats authored text as untrusted, and only ever replaces its own output."""
+
+from __future__ import annotations
+
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import markdown
+import pytest
+
+from dmtool.errors import UsageError
+from dmtool.sitegen import SiteOptions, run_site
+from dmtool.sitegen.build import MARKER
+from dmtool.sitegen.markdown import plain, prose
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = "<script>alert('s')</script>"
+IMAGE = "<img src=x onerror=alert('i')>"
+LINK = "[x](javascript:alert('l'))"
+TEMPLATE = "{{ 7*7 }}"
+ATTRIBUTES = "{: onclick=alert('a') }"
+EVERYTHING = f"{SCRIPT} {IMAGE} {LINK} {TEMPLATE} {ATTRIBUTES} <https://example.org>"
+
+
+class _Markup(HTMLParser):
+    """Collects every tag, attribute and script body of a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def _assert_inert(html: str) -> None:
+    markup = _Markup()
+    markup.feed(html)
+    for tag, attrs in markup.tags:
+        assert not any(name.startswith("on") for name in attrs), (tag, attrs)
+        for name in ("href", "src"):
+            value = (attrs.get(name) or "").strip().lower()
+            assert not value.startswith(("javascript:", "https://example.org")), (tag, attrs)
+        assert not (tag == "img" and attrs.get("src") == "x")
+    assert not any("alert" in body for body in markup.scripts)
+
+
+@pytest.mark.parametrize("escape", [plain, prose])
+def test_escaped_text_renders_as_text_only(escape) -> None:  # type: ignore[no-untyped-def]
+    html = markdown.markdown(escape(EVERYTHING), extensions=["tables", "fenced_code", "toc"])
+    _assert_inert(html)
+    assert "&lt;script&gt;" in html and TEMPLATE in html
+    assert "[x](javascript:alert('l'))" in html  # shown as written, not as a link
+
+
+def test_prose_keeps_paragraphs_and_emphasis() -> None:
+    html = markdown.markdown(prose("One *dark* night.\n\nA second paragraph."))
+    assert html == "<p>One <em>dark</em> night.</p>\n<p>A second paragraph.</p>"
+
+
+@pytest.fixture(scope="module")
+def injected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the real content with hostile text in names, titles and prose."""
+    root = tmp_path_factory.mktemp("hostile")
+    content = root / "content"
+    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(ROOT / "schemas", root / "schemas")
+    _replace(content / "wanderers/hollis-brandt/wanderer.yaml",
+             "name: Hollis Brandt", f'name: "Hollis {IMAGE}"')
+    _replace(content / "wanderers/hollis-brandt/storybook.yaml",
+             "    title: The Bell Under the Water", f'    title: "{SCRIPT}"')
+    _replace(content / "wanderers/hollis-brandt/storybook.yaml",
+             "      Somewhere beneath the reservoir", f"      {EVERYTHING}\n      Somewhere beneath")
+    _replace(content / "deep-madness/madness-reborn/chapters/1-dimension-breach.yaml",
+             "title: Dimension Breach", f'title: "Breach {LINK}"')
+    return root, content
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_hostile_content_becomes_text_and_diagnostics(injected: tuple[Path, Path]) -> None:
+    root, content = injected
+    out = root / "site"
+    result = run_site(SiteOptions(content=content, out=out, docs_dir=None))
+    assert result.exit_code == 0, result.text
+    found = sorted((d.code, Path(d.location.path).name) for d in result.report.diagnostics)
+    assert ("DM501", "storybook.yaml") in found and ("DM501", "wanderer.yaml") in found
+    assert ("DM502", "storybook.yaml") in found and ("DM502", "1-dimension-breach.yaml") in found
+    pages = sorted(out.rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        _assert_inert(page.read_text(encoding="utf-8"))
+    storybook = (out / "wanderers/hollis-brandt/storybook-the-drowned-parish.html").read_text()
+    assert "&lt;script&gt;alert" in storybook and TEMPLATE in storybook
+    overview = (out / "wanderers/hollis-brandt/index.html").read_text()
+    assert "Hollis &lt;img src=x onerror=alert" in overview  # the nav title is escaped too
+
+
+def _small_content(root: Path) -> Path:
+    content = root / "content"
+    content.mkdir()
+    shutil.copy(ROOT / "tests/cases/DM502/the-drowned-map.yaml", content / "map.yaml")
+    (content / "map.yaml").write_text(
+        (content / "map.yaml").read_text().replace("../../../schemas/", f"{ROOT}/schemas/"))
+    return content
+
+
+def test_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:
+    content = _small_content(tmp_path)
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError, match="not built by dmtool"):
+        run_site(SiteOptions(content=content, out=out))
+    assert (out / "notes.txt").read_text() == "mine"
+    result = run_site(SiteOptions(content=content, out=out, force=True))
+    assert result.exit_code == 0
+    assert not (out / "notes.txt").exists() and (out / MARKER).is_file()
+
+
+def test_rebuilds_its_own_site_and_leaves_the_rest_alone(tmp_path: Path) -> None:
+    content = _small_content(tmp_path)
+    out = tmp_path / "site"
+    run_site(SiteOptions(content=content, out=out))
+    (out / "stale.html").write_text("old")
+    run_site(SiteOptions(content=content, out=out))
+    assert not (out / "stale.html").exists() and (out / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
+
+
+@pytest.mark.parametrize("where", [".", "content"])
+def test_never_replaces_the_content_or_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    content = _small_content(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match="cannot build the site into"):
+        run_site(SiteOptions(content=content, out=Path(where), force=True))
+    assert (content / "map.yaml").is_file()
+
+
+def test_content_with_errors_builds_nothing(tmp_path: Path) -> None:
+    content = _small_content(tmp_path)
+    (content / "map.yaml").write_text((content / "map.yaml").read_text() + "  - goto: [\n")
+    out = tmp_path / "site"
+    result = run_site(SiteOptions(content=content, out=out))
+    assert result.exit_code == 1
+    assert any(d.severity.value == "error" for d in result.report.diagnostics)
+    assert not out.exists()

@@ -108,3 +108,14 @@ def test_site_cases_report_their_codes_in_json(case: Path, monkeypatch: pytest.M
     assert result.exit_code == 0
     assert sorted(p.name for p in case.iterdir() if not p.name.endswith(".yaml")) == [
         "command.txt", "expected.txt"], "a dry run must write nothing into the case folder"
+
+
+def test_a_relative_output_folder_gets_the_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dmtool site -o site` from the working folder, as `make site` runs it."""
+    monkeypatch.chdir(tmp_path)
+    result = run_site(SiteOptions(content=ROOT / "content", out=Path("site")))
+    assert result.exit_code == 0
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert (tmp_path / "site" / MARKER).is_file()
+    assert (tmp_path / "site").stat().st_mode & 0o755 == 0o755
+    assert [p.name for p in tmp_path.iterdir()] == ["site"]

@@ -52,7 +52,9 @@ def build_site(pages: list[Page], nav: Nav, *, out: Path, dry_run: bool) -> list
         # stages in the private temporary folder and so writes nothing else at all.
         parent = Path(source) if dry_run else out.parent
         parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=parent))
+        # Absolute: MkDocs reads a relative site_dir against its config file's folder.
+        staging = Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=parent.resolve()))
+        staging.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server
         try:
             messages = _mkdocs(config, staging)
             (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")

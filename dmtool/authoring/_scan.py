@@ -115,8 +115,8 @@ def block_scalar(tokens: list[Any], position: int, lines: list[str]) -> BlockSca
     if digits:
         indent = owner_column(tokens, position) + int(digits)
     else:
-        indent = next((len(l) - len(l.lstrip(" ")) for l in body if l.strip()),
-                      max((len(l) for l in body), default=0))
+        indent = next((len(line) - len(line.lstrip(" ")) for line in body if line.strip()),
+                      max((len(line) for line in body), default=0))
     if "+" not in header:
         while last > start.line and not lines[last].strip() and len(lines[last]) <= indent:
             last -= 1

@@ -18,6 +18,7 @@ from dmtool.validation.rules import rule_checks
 from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
+
 @dataclass(frozen=True, kw_only=True)
 class CheckOptions:
     """What to check and how; built by the CLI from flags and configuration."""

@@ -60,8 +60,8 @@ def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest
     parsed: list[str] = []
     import dmtool.validation.pipeline as pipeline
 
-    original = pipeline._check_file
-    monkeypatch.setattr(pipeline, "_check_file", lambda path, *a: parsed.append(path.name) or original(path, *a))
+    original = pipeline.check_file
+    monkeypatch.setattr(pipeline, "check_file", lambda path, *a: parsed.append(path.name) or original(path, *a))
     (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
     assert parsed == ["other.yaml"]

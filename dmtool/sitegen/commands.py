@@ -44,8 +44,7 @@ def run_site(options: SiteOptions) -> SiteResult:
     from dmtool.reporters import render
     from dmtool.sitegen.build import build_site, check_output
     from dmtool.sitegen.safety import prose_diagnostics
-    from dmtool.storygraph.loader import load_storybooks
-    from dmtool.validation.pipeline import CheckOptions, run_check
+    from dmtool.validation.pipeline import CheckOptions, check_and_load
 
     if options.fmt not in FORMATS:
         raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
@@ -54,12 +53,14 @@ def run_site(options: SiteOptions) -> SiteResult:
                          "that holds the YAML content, e.g. dmtool site content/")
     if not options.dry_run:
         check_output(options.out, force=options.force, protected=(options.content, Path.cwd()))
-    checked = run_check(CheckOptions(paths=(options.content,), cache_dir=None))
+    # Without a cache the check always builds its corpus, and the site reuses it.
+    result = check_and_load(CheckOptions(paths=(options.content,), cache_dir=None))
+    checked, corpus = result.report, result.corpus
+    assert corpus is not None
     if checked.exit_code() != 0:
         text = render(checked, fmt=options.fmt, color=False, tool_version=__version__)
         note = "the content has errors, so no site was built; fix them and run dmtool site again"
         return SiteResult(text, checked, messages=(note,), exit_code=1)
-    corpus, _, _ = load_storybooks([options.content])
     report = Report(diagnostics=prose_diagnostics(corpus.documents),
                     files_checked=checked.files_checked)
     report.sources = {d.display: d.text for d in corpus.documents

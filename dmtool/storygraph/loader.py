@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from dmtool.diagnostics import Diagnostic
-from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.diagnostics import Diagnostic, Severity
+from dmtool.loading import SourceDocument, discover
 from dmtool.loading.discovery import content_roots
 from dmtool.validation.corpus import Corpus
+
 
 def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument], list[Diagnostic]]:
     """(corpus of schema-valid documents, the storybooks among `paths`, their load problems).
@@ -17,8 +17,7 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
     Only documents that pass their schema enter the corpus, so the analyses can trust their
     shape; a named storybook that fails reports why, as `dmtool check` would.
     """
-    from dmtool.validation.pipeline import display_path
-    from dmtool.validation.schema_errors import schema_diagnostics
+    from dmtool.validation.pipeline import check_file, display_path
     from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
     schemas = SchemaSet(default_schema_dir())
@@ -28,22 +27,14 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
     corpus = Corpus(schemas=schemas)
     storybooks: list[SourceDocument] = []
     for path in sorted(named_set | set(around), key=display_path):
-        result = read_document(path, display_path(path))
-        document = result.document
-        data: Any = document.data if document is not None else None
-        is_named_storybook = (
-            path in named_set and isinstance(data, dict) and data.get("kind") == "storybook"
-        )
-        if document is None or not isinstance(data, dict) or data.get("kind") not in schemas.kinds:
-            if path in named_set and result.diagnostics:
-                problems += result.diagnostics
-            continue
-        errors = schemas.errors(data["kind"], data)
-        if errors:
-            if is_named_storybook:
-                problems += schema_diagnostics(document, errors)
+        # The same per-file step as `dmtool check`: load, pick the schema, validate.
+        diagnostics, document = check_file(path, display_path(path), schemas, None)
+        errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+        if path in named_set:
+            problems += errors
+        if document is None or errors:
             continue
         corpus.add(document)
-        if is_named_storybook:
+        if path in named_set and document.data.get("kind") == "storybook":
             storybooks.append(document)
     return corpus, storybooks, problems

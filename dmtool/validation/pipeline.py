@@ -46,8 +46,21 @@ def display_path(path: Path) -> str:
     return Path(absolute).as_posix()
 
 
+@dataclass
+class CheckResult:
+    """A check's report, and the corpus it built (None when the run was replayed from cache)."""
+
+    report: Report
+    corpus: Corpus | None
+
+
 def run_check(options: CheckOptions) -> Report:
     """Check the given paths; cross-file rules see the whole enclosing corpus."""
+    return check_and_load(options).report
+
+
+def check_and_load(options: CheckOptions) -> CheckResult:
+    """run_check, keeping the corpus for commands that go on to use it (e.g. the site)."""
     schemas = SchemaSet(options.schema_dir)
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
     report = Report(select=options.select, ignore=options.ignore)
@@ -69,7 +82,7 @@ def run_check(options: CheckOptions) -> Report:
     )
     replay = cache.run(run_key)
     if replay is not None:
-        return _replayed(report, replay)
+        return CheckResult(_replayed(report, replay), None)
     report.extend(problems)
     if not checked and not problems:
         shown = ", ".join(p.as_posix() for p in options.paths)
@@ -93,7 +106,7 @@ def run_check(options: CheckOptions) -> Report:
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics), report.files_checked,
                                  tuple(report.sources.items())))
     cache.save()
-    return report
+    return CheckResult(report, corpus)
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:
@@ -117,7 +130,7 @@ def _cached_check(
         text, _ = read_text(path, name, max_bytes=options.max_file_size or MAX_BYTES)
         if text is not None:
             return diagnostics, SourceDocument(path, name, text, entry.data, entry.modeline)
-    diagnostics, document = _check_file(path, name, schemas, options.max_file_size)
+    diagnostics, document = check_file(path, name, schemas, options.max_file_size)
     if current is not None:
         valid = document is not None and not any(d.severity is Severity.ERROR for d in diagnostics)
         cache.remember_file(path, FileEntry(
@@ -139,7 +152,7 @@ def _attach_sources(report: Report, paths: dict[str, Path], corpus: Corpus,
             report.sources[name] = text
 
 
-def _check_file(
+def check_file(
     path: Path, name: str, schemas: SchemaSet, max_file_size: int | None
 ) -> tuple[list[Diagnostic], SourceDocument | None]:
     result = read_document(path, name, max_bytes=max_file_size)

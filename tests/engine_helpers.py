@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.engine.dawn_of_madness import Catalog, GameState
-from dmtool.scenarios.build import build
 from dmtool.model.content_index import ContentIndex
+from dmtool.scenarios.build import build
 
 WANDERER = {"sentience": {"red": 2, "blue": 1, "green": 2, "yellow": 1, "purple": 1},
             "max_health": 6, "max_mental_capacity": 7}

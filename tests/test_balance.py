@@ -23,8 +23,8 @@ from dmtool.balance.pool import collect, in_process
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.tally import Tally
 from dmtool.cli import cli, main
-from dmtool.engine.play.command import PlayOptions, run_play
-from dmtool.scenarios.content import default_content_dir
+from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
+from dmtool.model.content_index import default_content_dir
 
 CONTENT = default_content_dir()
 STORYBOOK = Path("wanderers/hollis-brandt/storybook.yaml")

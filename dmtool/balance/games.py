@@ -14,10 +14,10 @@ from pathlib import Path
 
 from dmtool.balance.summary import GameSummary, storybook_tests, summarise
 from dmtool.balance.tally import Tally
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import play
-from dmtool.engine.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import play
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
 
 CHUNK = 20  # games per task: small enough for a steady progress bar and a quick Ctrl-C
 

@@ -11,7 +11,7 @@ from dmtool.balance.pool import RunResult
 from dmtool.balance.stats import mean, wilson
 from dmtool.balance.summary import exact_chance
 from dmtool.balance.tally import FINALE, Tally
-from dmtool.engine.constants import ENDINGS
+from dmtool.engine.dawn_of_madness.constants import ENDINGS
 
 LEAST = 10  # entries reached least, listed
 HARDEST = 15  # tests failed most often, listed

@@ -10,9 +10,9 @@ from dmtool.balance.against import compare
 from dmtool.balance.games import Bundle, Config, chunks
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
 from dmtool.balance.report import build
-from dmtool.engine.constants import SCORE_GOALS
-from dmtool.engine.errors import EngineFault
-from dmtool.engine.play.players import POLICIES
+from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
+from dmtool.engine.dawn_of_madness.play.players import POLICIES
 from dmtool.errors import UsageError
 
 

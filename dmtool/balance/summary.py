@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from dmtool.engine.constants import ENDINGS, domain_text, domains_from_mapping
+from dmtool.engine.dawn_of_madness.constants import ENDINGS, domain_text, domains_from_mapping
 from dmtool.storygraph.dice import pass_probability
 
 # The `rolled` reasons that open a test the log then reports with a `test` event.

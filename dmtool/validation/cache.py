@@ -15,6 +15,7 @@ the old one, so concurrent runs each leave a whole file (the last one wins).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -267,16 +268,18 @@ class CheckCache:
         if not self.enabled or not self._dirty:
             return
         oldest = self.generation - KEEP_RUNS
-        payload = marshal.dumps({
-            "generation": self.generation,
-            "paths": _recent(self.paths, oldest, lambda v: v[2]),
-            "records": _recent(self.records, oldest, lambda v: v[8]),
-            "runs": self.runs,
-        })
         try:
+            payload = marshal.dumps({
+                "generation": self.generation,
+                "paths": _recent(self.paths, oldest, lambda v: v[2]),
+                "records": _recent(self.records, oldest, lambda v: v[8]),
+                "runs": self.runs,
+            })
+        except ValueError:  # a memo that is not plain data: not worth failing the run for
+            return
+        # A read-only tree still gets its report, only slower next time.
+        with contextlib.suppress(OSError):
             _write_replacing(self._file(), frame(payload))
-        except OSError:
-            pass  # a read-only tree still gets its report, only slower next time
 
 
 def _recent(entries: dict[str, Any], oldest: int,

@@ -270,9 +270,10 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="The central wanderer, authored under content/wanderers/. Example: --wanderer hollis-brandt")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the dice and the automatic players; the same seed prints the same log. Example: --seed 7")
-@click.option("--policy", type=click.Choice(["random", "first", "greedy"]), default="random", show_default=True,
-              help="Who makes the players' choices: seeded random, always the first option, or a simple heuristic. "
-              "Example: --policy greedy")
+@click.option("--policy", default="random", show_default=True, metavar="NAME",
+              help="Who makes the players' choices: random (seeded), first (always the first option), "
+              "greedy (a simple heuristic), planner (a one-step lookahead), or a plug-in's name "
+              "(see docs/balance.md). Example: --policy greedy")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Players (one player plays two wanderers); other seats get stand-in wanderers. Example: --players 3")
 @click.option("--variant", type=click.Choice(["short", "standard", "long"]), default="standard", show_default=True,

@@ -105,6 +105,9 @@ def main() -> None:
 
     graph_main()
     play_main(["--games", "200"])
+    from bench.balance_bench import main as balance_main
+
+    balance_main([])
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -147,22 +149,44 @@ def test_an_interrupted_gathering_keeps_the_games_finished() -> None:
     assert result.tallies[0].games == 2 * CHUNK and result.missing == plan[2:]
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+def _read_until(fd: int, pattern: re.Pattern[bytes], seconds: float) -> bytes:
+    """What a terminal shows, read until `pattern` appears (or the time is up)."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not pattern.search(seen):
+        if select.select([fd], [], [], 0.5)[0]:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:  # the other end closed
+                break
+    return seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a terminal and SIGINT to a group")
 def test_ctrl_c_stops_the_pool_and_reports_the_games_finished(tmp_path: Path) -> None:
     command = [str(Path(sys.executable).parent / "dmtool"), "balance", "--games", "100000",
                "--policy", "random", "--jobs", "2", "--content", str(CONTENT),
                "--json", str(tmp_path / "b.json")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    time.sleep(6)  # long enough for the pool to start and finish a few chunks
-    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
-    assert "interrupted; the report covers the" in err
-    assert "Traceback" not in err
+    terminal, child_end = pty.openpty()  # standard error on a terminal: progress is shown
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=child_end,
+                               stdin=subprocess.DEVNULL, start_new_session=True)
+    os.close(child_end)
+    try:
+        shown = _read_until(terminal, re.compile(rb"[1-9][\d,]* of 100,000 games .* ETA \d+:"),
+                            120)
+        assert b"games/s" in shown and b"ETA" in shown, shown
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        out, _ = process.communicate(timeout=60)
+        shown += _read_until(terminal, re.compile(rb"games that finished"), 10)
+    finally:
+        os.close(terminal)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, shown
+    assert b"interrupted; the report covers the" in shown and b"Traceback" not in shown
     report = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
     assert report["interrupted"] and 0 < report["finished"] < 100000
-    assert "INTERRUPTED" in out
+    assert b"INTERRUPTED" in out
 
 
 def _plant(tmp_path: Path) -> Path:

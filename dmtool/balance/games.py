@@ -69,9 +69,9 @@ def chunks(configs: int, games: int, seed: int) -> Iterator[Chunk]:
 
 def play_one(bundle: Bundle, config: Config, seed: int) -> GameSummary:
     game = NewGame(bundle.wanderer, seed, config.players, config.variant, config.devour)
-    result = play(bundle.catalog, game, policy=config.policy)
+    result = play(bundle.catalog, game, policy=config.policy, keep_record=False)
     return summarise(seed, log=result.log, final=result.state, stalled=result.stalled,
-                     steps=len(result.record["steps"]), tests_by_entry=bundle.tests_by_entry)
+                     steps=result.steps, tests_by_entry=bundle.tests_by_entry)
 
 
 def play_chunk(bundle: Bundle, configs: tuple[Config, ...], chunk: Chunk) -> Tally:

@@ -12,7 +12,7 @@ from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, loc
 from dmtool.balance.report import build
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
-from dmtool.engine.dawn_of_madness.play.players import POLICIES
+from dmtool.engine.dawn_of_madness.play.policies import policy_names
 from dmtool.errors import UsageError
 
 
@@ -52,9 +52,10 @@ def content_root(path: Path) -> Path:
 
 
 def configurations(options: BalanceOptions) -> tuple[Config, ...]:
+    names = policy_names()
     for policy in options.policies:
-        if policy not in POLICIES:
-            raise UsageError(f"--policy: '{policy}' is not one of {', '.join(POLICIES)}.")
+        if policy not in names:
+            raise UsageError(f"--policy: '{policy}' is not one of {', '.join(names)}.")
     for variant in options.variants:
         if variant not in SCORE_GOALS:
             raise UsageError(f"--variant: '{variant}' is not one of {', '.join(SCORE_GOALS)}.")

@@ -7,6 +7,7 @@ renders it as a link (the site), as plain words (logs, graph labels) or anything
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -217,3 +218,16 @@ def _upper_first(text: str) -> str:
 def _acronym(word: str) -> bool:
     first = word.split(" ", 1)[0]
     return len(first) > 1 and first[:2].isupper()
+
+
+def wrap_words(text: str, width: int) -> list[str]:
+    """Lines of at most `width` characters broken between words, never inside one."""
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def shorten_words(text: str, width: int) -> str:
+    """`text` cut at a word boundary to fit `width`, with an ellipsis when cut."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    return textwrap.shorten(text, width, placeholder=" …", break_long_words=False)

@@ -33,6 +33,7 @@ check: $(STAMP)
 	$(BIN)/dmtool fmt --check content/
 
 test: $(STAMP) $(RENDERER)
+	$(BIN)/ruff check dmtool tests bench
 	$(BIN)/python -m pytest
 
 site: $(STAMP)

@@ -377,7 +377,7 @@ def main() -> None:
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
         sys.exit(EXIT_USAGE)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: no tracebacks for users
+    except Exception as exc:
         click.echo(f"dmtool: internal error: {type(exc).__name__}: {exc}", err=True)
         click.echo("Please report this with the command you ran.", err=True)
         sys.exit(EXIT_USAGE)

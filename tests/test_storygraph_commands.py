@@ -155,7 +155,7 @@ def test_witnesses_and_fixture_skeletons(tmp_path: Path) -> None:
 
 def test_usage_errors(tmp_path: Path) -> None:
     path = _tree(tmp_path)
-    with pytest.raises(UsageError, match=".svg, .png or .dot"):
+    with pytest.raises(UsageError, match=r"\.svg, \.png or \.dot"):
         run_graph(GraphOptions(paths=(path,), output=tmp_path / "g.pdf"))
     with pytest.raises(UsageError, match="no entry 555"):
         run_graph(GraphOptions(paths=(path,), output=tmp_path / "g.dot", focus=555))

@@ -8,8 +8,13 @@ from dmtool.engine.dice import ScriptedDice, ScriptError, SeededDice
 from dmtool.engine.engine import Applied, Rejected, apply, is_legal, legal_actions
 from dmtool.engine.errors import REJECTIONS, EngineFault, Reject
 from dmtool.engine.game import Game
-from dmtool.engine.policy import DefaultPolicy, InteractivePolicy, Question, RandomPolicy
-from dmtool.engine.policy import ScriptedPolicy
+from dmtool.engine.policy import (
+    DefaultPolicy,
+    InteractivePolicy,
+    Question,
+    RandomPolicy,
+    ScriptedPolicy,
+)
 from dmtool.engine.state import GameState, Monster, Wanderer
 
 __all__ = [

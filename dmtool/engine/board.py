@@ -14,7 +14,7 @@ def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[t
     cells = list(layout) if layout is not None else list(SHARDS)
     out: list[tuple[int, int]] = []
     for i, shard in enumerate(cells):
-        row, col = divmod(i, width)
+        _row, col = divmod(i, width)
         if col + 1 < width:
             out.append((shard, cells[i + 1]))
         if i + width < len(cells):

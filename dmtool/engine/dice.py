@@ -129,7 +129,7 @@ class ScriptedDice:
             raise ScriptError("DM403", f"The engine made {what}, but the script gives "
                               f"{_describe(got)}; script '{who}: {_example(wanted)}' here.",
                               entry.where)
-        for colour, faces in body.items():
+        for faces in body.values():
             for face in faces:
                 if face not in TYPES:
                     raise ScriptError("DM403", f"'{face}' is not a die face; faces are "

@@ -68,8 +68,5 @@ def encounter(ctx: Ctx, wanderer: str, number: int, *, summoned: bool = False,
     ctx.emit("encounter_started", wanderer=wanderer, entry=number, card=card, summoned=summoned)
     with ctx.in_frame(frame), ctx.acting(who=wanderer):
         resolve_entry(ctx, number)
-    if frame.death_depth is not None:
-        reason = "death"
-    else:
-        reason = "end" if frame.ended else "done"
+    reason = "death" if frame.death_depth is not None else "end" if frame.ended else "done"
     ctx.emit("encounter_ended", wanderer=wanderer, entry=number, reason=reason)

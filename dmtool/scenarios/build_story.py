@@ -46,7 +46,7 @@ def extend_catalog(setup: dict[str, Any], catalog: Catalog, content: ContentInde
             ("families", "family", catalog.families)):
         for cid, body in cards.get(section, {}).items():
             target[cid] = _borrow(content, kind, body)
-    for mid, card in catalog.monsters.items():
+    for card in catalog.monsters.values():
         family = card.get("family")
         if card.get("kind") == "abomination" and family and family not in catalog.families:
             found = content.get("family", family)

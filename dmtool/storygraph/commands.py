@@ -253,7 +253,7 @@ def run_odds(options: OddsOptions) -> OddsResult:
 def _sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:
     start = analysis.graph.context.sentience
     if start is None:
-        values = {c: 1 for c in COLOURS}
+        values = dict.fromkeys(COLOURS, 1)
         source = f"wanderer '{analysis.graph.storybook.wanderer}' not found, so 1 each"
     else:
         values = {c: int(start.get(c, 0)) for c in COLOURS}

@@ -22,7 +22,6 @@ from typing import Any
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
 
-
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
 DEFAULT_DIRECTORY = ".dmtool-cache"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dmtool.engine import condition_cards, health
-from dmtool.engine.constants import WITHERED, WITHERED_LIMIT, domain_text
-from dmtool.engine.constants import domains_from_mapping
+from dmtool.engine.constants import WITHERED, WITHERED_LIMIT, domain_text, domains_from_mapping
 from dmtool.engine.context import Ctx
 from dmtool.engine.effects import effect
 from dmtool.engine.errors import EngineFault

@@ -125,8 +125,8 @@ def test_every_field_and_value_shows_in_the_words(vocabulary: str, key: str) -> 
             if prop not in required and len(body) > 1:
                 without = {k: v for k, v in body.items() if k != prop}
                 assert _words(vocabulary, {key: without}) != full, f"{prop} is not described"
-        for prop, sub in resolved.get("properties", {}).items():
-            sub, _ = _resolve(sub, base)
+        for prop, raw in resolved.get("properties", {}).items():
+            sub, _ = _resolve(raw, base)
             if prop in body and isinstance(sub.get("enum"), list) and len(sub["enum"]) > 1:
                 seen = {_words(vocabulary, {key: {**body, prop: v}}) for v in sub["enum"]}
                 assert len(seen) == len(sub["enum"]), f"values of {prop} read alike"

@@ -69,8 +69,8 @@ def _test(value: Any, names: Names) -> Described:
 
 def _choice(value: Any, names: Names) -> Described:
     sides = []
-    for option in value if isinstance(value, list) else []:
-        option = option if isinstance(option, Mapping) else {}
+    for raw in value if isinstance(value, list) else []:
+        option = raw if isinstance(raw, Mapping) else {}
         label: Phrase = ("“", str(option.get("label", "")), "”")
         if isinstance(option.get("when"), Mapping):
             label = phrase(label, " (offered only if ", describe_condition(option["when"], names),

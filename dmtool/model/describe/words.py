@@ -61,7 +61,7 @@ def shard(placement: Any, *, preposition: str = "on") -> Phrase:
 
 
 def domains(value: Any) -> Phrase:
-    """{red: [hand], blue: [eye, eye]} -> 'red hand and blue eye ×2'."""
+    """{red: [hand], blue: [eye, eye]} -> 'red hand and blue eye' with 'x2' as a times sign."""
     items: list[Phrase] = []
     if isinstance(value, Mapping):
         for colour in COLOURS:

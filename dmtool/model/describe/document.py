@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dmtool.model.describe.locate import locate
+from dmtool.model.describe.locate import SchemaSet, locate
 from dmtool.model.describe.names import chapter_names, title_of
 from dmtool.model.describe.outline import value_lines
 from dmtool.model.describe.words import Names
-from dmtool.validation.schemas import SchemaSet
 
 
 def document_lines(schemas: SchemaSet, data: Mapping[str, Any], names: Names) -> list[str]:

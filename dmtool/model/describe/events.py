@@ -203,6 +203,7 @@ EVENTS: dict[str, Template] = {
     "legacy_returned": lambda e: f"{_name(e.get(W))} returns the legacy cards {_words(e.get('cards'))}.",
     "legacy_used": lambda e: f"{_name(e.get(W))} uses the legacy card {_name(e.get('card'))}.",
     "wanderer_reset": lambda e: f"{_name(e.get(W))} is reset for the next game.",
+    "rejected": lambda e: f"The action is refused ({_words(e.get('code'))}).",
     "not_resolved": lambda e: (f"The {_words(e.get('effect'))} effect cannot be resolved: "
                                f"{_words(e.get('reason'))}."),
     "stage_won": lambda e: f"The wanderer stage is won ({_words(e.get('reason'))}).",

@@ -8,11 +8,20 @@ document, including fields added later, without a list of field names.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from dmtool.validation.schemas import SchemaSet
+
+class SchemaSet(Protocol):
+    """What the walk needs of validation's SchemaSet (passed in: model sits below it)."""
+
+    @property
+    def kinds(self) -> Mapping[str, str]: ...
+    @property
+    def by_id(self) -> Mapping[str, Any]: ...
+    def resolve(self, base_id: str, ref: str) -> tuple[str, Any]: ...
+
 
 Parts = tuple[str | int, ...]
 # (schema file, definition) -> what the value is.

@@ -96,7 +96,8 @@ def test_a_plug_in_policy_plays_in_dmtool_play_and_balance(plug_in: Path) -> Non
     lines: list[str] = []
     assert run_play(PlayOptions(seed=3, policy="cautious"), emit=lines.append) == 0
     assert "cautious policy" in lines[0]
-    assert any("action=pass" in line for line in lines)
+    game = play(catalog(), NewGame(WANDERER, 3), policy="cautious")
+    assert any(e["event"] == "action" and e["action"] == "pass" for e in game.log)
     report = run_balance(BalanceOptions(content=default_content_dir(), games=3,
                                         policies=("cautious", "greedy"), jobs=1)).report
     assert [s["label"] for s in report["configurations"]] == [

@@ -17,6 +17,7 @@ from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.context import context_for
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.loader import load_storybooks
+from dmtool.writing import AlreadyExists, check_report_path, create_file, write_report
 
 DRAWING_SUFFIXES = (".svg", ".png", ".dot")
 
@@ -121,11 +122,10 @@ def run_graph(options: GraphOptions) -> GraphResult:
                 "no witness paths: no ending can be reached"
             ]
             if options.witness_dir is not None:
-                options.witness_dir.mkdir(parents=True, exist_ok=True)
                 for witness in found:
                     name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
-                    (options.witness_dir / name).write_text(text, encoding="utf-8")
-                    written.append(options.witness_dir / name)
+                    if _write_fixture(options.witness_dir / name, text, messages):
+                        written.append(options.witness_dir / name)
     if options.output is not None and analyses:
         written_path, message = _draw(analyses[0], options)
         written.append(written_path)
@@ -177,19 +177,31 @@ def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
     if options.ending is not None and options.ending not in analysis.graph.storybook.endings:
         raise UsageError(f"--ending {options.ending}: choose one of {', '.join(ENDINGS)}")
     dot_text = to_dot(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
-    output.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".dot":
-        output.write_text(dot_text, encoding="utf-8")
+        write_report(output, dot_text)
         return output, None
     dot = find_dot()
     if dot is None:
         fallback = output.with_suffix(".dot")
-        fallback.write_text(dot_text, encoding="utf-8")
+        write_report(fallback, dot_text)
         return fallback, INSTALL_HINT.format(
             dot=fallback.as_posix(), svg=output.with_suffix(".svg").as_posix()
         )
-    output.write_bytes(render(dot_text, suffix[1:], dot))
+    check_report_path(output)  # refuse before the renderer runs
+    write_report(output, render(dot_text, suffix[1:], dot))
     return output, None
+
+
+def _write_fixture(path: Path, text: str, messages: list[str]) -> bool:
+    """A new fixture skeleton; one already there may hold the author's edits and is kept."""
+    try:
+        create_file(path, text)
+    except AlreadyExists:
+        if path.read_text(encoding="utf-8", errors="replace") == text:
+            return True
+        messages.append(f"{path.as_posix()} already exists and was left as it is")
+        return False
+    return True
 
 
 def run_odds(options: OddsOptions) -> OddsResult:

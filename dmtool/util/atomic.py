@@ -1,30 +1,16 @@
-"""Atomic file writes: a temporary file in the same folder, fsynced, then renamed over."""
+"""Atomic writes of dmtool's own files (the check cache), through `dmtool.writing`."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from dmtool.writing.files import write_private
 
 
 def write_text_atomic(path: Path, text: str, *, encoding: str = "utf-8") -> None:
     """Replace `path` with `text` so readers see the old or the new file, never half of one."""
-    write_bytes_atomic(path, text.encode(encoding))
+    write_private(path, text.encode(encoding))
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    write_private(path, data)

@@ -140,7 +140,7 @@ def test_rebuilds_its_own_site_and_leaves_the_rest_alone(tmp_path: Path) -> None
     run_site(SiteOptions(content=content, out=out))
     assert (out / "index.html").read_text() != "edited"
     (out / "stale.html").write_text("old")  # a file the build did not write
-    with pytest.raises(UsageError, match="stale.html were added since") as refused:
+    with pytest.raises(UsageError, match=r"stale\.html were added since") as refused:
         run_site(SiteOptions(content=content, out=out))
     assert "--force" in str(refused.value)  # dmtool built the folder: --force may replace it
     run_site(SiteOptions(content=content, out=out, force=True))

@@ -72,7 +72,7 @@ def test_a_failed_write_keeps_the_old_bytes_and_leaves_nothing(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files_module.os, "replace", full)
-    with pytest.raises(WriteFailed, match="report.txt: no space left on the device"):
+    with pytest.raises(WriteFailed, match=r"report\.txt: no space left on the device"):
         write_report(path, "new")
     assert path.read_text() == "old" and sorted(tmp_path.iterdir()) == [path]
 

@@ -22,7 +22,6 @@ from typing import Any
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
 
-
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
 DEFAULT_DIRECTORY = ".dmtool-cache"
@@ -145,7 +144,7 @@ class CheckCache:
         if not self.enabled or not self._dirty:
             return
         assert self.directory is not None
-        from dmtool.util.atomic import write_bytes_atomic  # tempfile is slow to import
+        from dmtool.writing.files import write_private  # only when there is something to save
 
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -153,7 +152,7 @@ class CheckCache:
             for old in self.directory.glob("check-*.marshal"):
                 if old != self._file():
                     old.unlink(missing_ok=True)
-            write_bytes_atomic(self._file(), marshal.dumps({"files": self.files, "runs": self.runs}))
+            write_private(self._file(), marshal.dumps({"files": self.files, "runs": self.runs}))
         except OSError:
             pass  # a read-only tree still gets its report, only slower next time
 

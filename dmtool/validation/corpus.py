@@ -9,7 +9,6 @@ from typing import Any
 
 from dmtool.loading import SourceDocument
 
-
 # Referable things that live as items of a list inside another kind's document:
 # referred kind -> (containing kind, list key); each item carries an `id`.
 NESTED_ID_SOURCES: dict[str, tuple[str, str]] = {

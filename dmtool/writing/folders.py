@@ -99,7 +99,7 @@ def _check_contents(target: Path, marker: Marker, force: bool) -> str | None:
         relative = Path(folder).relative_to(target)
         for name in dirs + files:
             path = (relative / name).as_posix()
-            if listed is not None and path in listed or path == marker.name:
+            if (listed is not None and path in listed) or path == marker.name:
                 continue
             why = tree_reason(name, is_dir=name in dirs)
             if why:

@@ -16,10 +16,9 @@ import atexit
 import contextlib
 import json
 import os
-import secrets
 import shutil
 import stat
-import tempfile
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +46,11 @@ class Journal:
     """This process's record of the temporaries it creates."""
 
     def __init__(self) -> None:
-        self.token = secrets.token_hex(6)
+        self.token = os.urandom(6).hex()
         self._count = 0
         self._fd: int | None = None
         self.path: Path | None = None
-        for folder in (state_dir(), Path(tempfile.gettempdir()) / f"dmtool-{_user()}"):
+        for folder in (state_dir(), _private_temporary_dir()):
             with contextlib.suppress(OSError):
                 self._open(folder / "pending")
                 break
@@ -90,20 +89,19 @@ class Journal:
         self._fd = None
 
 
-def _user() -> str:
+def _private_temporary_dir() -> Path:
+    """The fallback when the state folder cannot be written (a read-only home)."""
+    import tempfile  # only on this rare path: tempfile is slow to import
+
     getuid = getattr(os, "getuid", None)
-    return str(getuid()) if getuid is not None else os.environ.get("USERNAME", "user")
+    user = str(getuid()) if getuid is not None else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"dmtool-{user}"
 
 
-_JOURNAL: Journal | None = None
-
-
+@lru_cache(maxsize=1)
 def journal() -> Journal:
     """The process's journal; the first call also sweeps what dead writers left."""
-    global _JOURNAL
-    if _JOURNAL is None:
-        _JOURNAL = Journal()
-    return _JOURNAL
+    return Journal()
 
 
 def sweep(folder: Path) -> None:

@@ -10,7 +10,6 @@ from dmtool.validation.corpus import Corpus
 from dmtool.validation.references import ReferenceWalker
 from dmtool.validation.schema_errors import did_you_mean
 
-
 # Scenario fixtures define their own cards inline, so their ids need not exist in content.
 SELF_CONTAINED_KINDS = frozenset({"scenario"})
 

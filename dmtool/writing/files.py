@@ -108,13 +108,6 @@ def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
         raise write_failed(path, exc) from None
 
 
-def write_private(path: Path, data: str | bytes) -> None:
-    """Replace one of dmtool's own files (the check cache) atomically; errors propagate."""
-    target = real(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _replace(target, _bytes(data), _stat(target))
-
-
 def check_writable(path: Path) -> None:
     """Fail now (WriteRefused, WriteFailed) if a file could not be written at `path` later."""
     target = real(path)
@@ -240,4 +233,4 @@ def _sync_folder(folder: Path) -> None:
 
 __all__ = ["AlreadyExists", "ChangedMeanwhile", "WriteFailed", "WriteRefused", "check_report_path",
            "check_writable",
-           "create_file", "rewrite_file", "write_private", "write_report"]
+           "create_file", "rewrite_file", "write_report"]

@@ -296,7 +296,7 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
     Exit code 0 when every game ran to its end, 1 when the campaign file has problems or a
     game could not finish, 2 for unusable options.
     """
-    from dmtool.engine.play.command import PlayOptions, run_play
+    from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
 
     options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
                           score_goal=int(score_goal) if score_goal else None, devour=devour,

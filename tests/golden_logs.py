@@ -15,11 +15,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from dmtool.engine.play.command import PlayOptions, run_play, summary
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import play
-from dmtool.engine.play.newgame import NewGame
-from dmtool.scenarios.content import default_content_dir
+from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play, summary
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import play
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.model.content_index import default_content_dir
 
 FOLDER = Path(__file__).resolve().parent / "golden"
 DIGESTS = FOLDER / "digests.json"

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.play.command import PlayOptions, run_play
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import GameResult, play, replay
-from dmtool.engine.play.newgame import NewGame
-from dmtool.engine.state import GameState
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import GameResult, play, replay
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.errors import UsageError
-from dmtool.scenarios.content import default_content_dir
+from dmtool.model.content_index import default_content_dir
 
 WANDERER = "hollis-brandt"
 
@@ -129,7 +129,7 @@ def test_run_play_prints_the_log_and_a_result(tmp_path: Path) -> None:
     text = "".join(out)
     assert code == 0
     assert text.startswith("=== game 1 of 1: hollis-brandt, seed 7, 2 wanderers, score goal 40")
-    assert "monster_action" in text and "\nresult: " in text
+    assert "takes action 1" in text and "\nresult: " in text
     again: list[str] = []
     run_play(PlayOptions(seed=7, policy="greedy"), emit=again.append)
     assert "".join(again) == text

@@ -19,10 +19,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from dmtool.balance.decisive import decisive_items
 from dmtool.balance.games import CHUNK, Bundle, Chunk, Config, chunks
 from dmtool.balance.html import render_html
 from dmtool.balance.pool import collect, in_process
 from dmtool.balance.run import BalanceOptions, run_balance
+from dmtool.balance.summary import GameSummary
 from dmtool.balance.tally import Tally
 from dmtool.cli import cli, main
 from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
@@ -133,6 +135,22 @@ def test_bad_options_are_usage_errors(args: list[str], message: str,
     assert message in err and "Traceback" not in err
 
 
+def test_a_report_is_never_written_over_content_and_is_refused_before_playing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    story = tmp_path / "storybook.yaml"
+    story.write_text("kind: storybook\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["dmtool", "balance", "--games", "100000", "--content",
+                                      str(CONTENT), "--html", str(story)])
+    started = time.monotonic()
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert "will not write the report" in capsys.readouterr().err
+    assert story.read_text(encoding="utf-8") == "kind: storybook\n"
+    assert time.monotonic() - started < 30  # refused up front, not after 100,000 games
+
+
 def test_an_interrupted_gathering_keeps_the_games_finished() -> None:
     bundle = Bundle.load(CONTENT, "hollis-brandt")
     configs = (Config("random"),)
@@ -212,3 +230,27 @@ def test_against_shows_a_planted_change_to_one_ending_as_significant(tmp_path: P
                                            policies=("greedy",), jobs=1)).report
     assert not any(c["only_before"] or c["only_after"]
                    for c in unchanged["against"]["configurations"][0]["changes"])
+
+
+def _game(seed: int, outcome: str, detail: str, items: tuple[str, ...] = (),
+          finale_items: tuple[str, ...] = ()) -> GameSummary:
+    return GameSummary(seed=seed, outcome=outcome, detail=detail, rounds=5, finale_rounds=2,
+                       deaths=0, withered=0, scores=(), entries=(), tests=(), items=items,
+                       steps=10, finale_items=finale_items)
+
+
+def test_a_finale_card_is_weighed_among_its_endings_games_only() -> None:
+    tally = Tally()
+    for seed in range(60):  # ending A: conclusion 331 whenever the finale card came up
+        card = ("encounter card: the-mud-path",) if seed % 2 else ()
+        tally.add(_game(seed, "ending A", "conclusion 331" if card else "conclusion 330",
+                        finale_items=card))
+    for seed in range(60, 160):  # ending B never sees that card
+        tally.add(_game(seed, "ending B", "conclusion 371"))
+    rows = [r for r in decisive_items(tally) if r["item"] == "encounter card: the-mud-path"]
+    assert rows and {r["among"] for r in rows} == {"games that reached ending A"}
+    by = {r["outcome"]: r for r in rows}
+    assert by["ending A, conclusion 331"]["with"] == {
+        "games": 30, "count": 30, "rate": 1.0, "ci": by["ending A, conclusion 331"]["with"]["ci"]}
+    assert by["ending A, conclusion 331"]["without"]["games"] == 30  # not all 130 others
+    assert "ending A" not in by  # a finale card cannot say which ending was reached

@@ -88,13 +88,13 @@ def _tests(section: dict[str, Any]) -> str:
 
 
 def _decisive(section: dict[str, Any]) -> str:
-    rows = [[escape(d["item"]), escape(words(d["outcome"])),
+    rows = [[escape(d["item"]), escape(words(d["outcome"])), escape(d["among"]),
              f"{percent(d['with']['rate'])} of {d['with']['games']:,}",
              f"{percent(d['without']['rate'])} of {d['without']['games']:,}",
              format_p(d["p"])] for d in section["decisive"]]
     return ('<p class="note">Association, not proof; Holm-corrected; largest differences '
-            "first.</p>" + _table(["card or coda", "outcome", "with it", "without", "p"],
-                                  rows, {2, 3}))
+            "first.</p>" + _table(["card or coda", "outcome", "among", "with it", "without", "p"],
+                                  rows, {3, 4}))
 
 
 def _changes(against: dict[str, Any]) -> str:

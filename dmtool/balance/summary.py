@@ -33,8 +33,9 @@ class GameSummary:
 
     `outcome` is 'failed', 'stalled' or 'ending X'; `detail` the failure's reason or the
     conclusion's entry. `scores[r]` are the ending scores (A, B, C, D) at the end of
-    wanderer-stage round r + 1. `items` are the cards and codas the game saw, as
-    'kind: id' texts.
+    wanderer-stage round r + 1. `items` are the cards and codas the wanderer stage saw, as
+    'kind: id' texts; `finale_items` those first seen in the finale (which only a game of
+    that ending can see, so they are weighed among that ending's games).
     """
 
     seed: int
@@ -49,6 +50,7 @@ class GameSummary:
     tests: tuple[TestRoll, ...]
     items: tuple[str, ...]
     steps: int
+    finale_items: tuple[str, ...] = ()
 
     @property
     def reached_finale(self) -> bool:
@@ -113,6 +115,7 @@ class _Reader:
         self.withered = 0
         self.entries: set[int] = set()
         self.items: set[str] = set()
+        self.finale_items: set[str] = set()
         self.tests: list[TestRoll] = []
         self.entry: int | None = None
         self.card: Any = None
@@ -144,8 +147,8 @@ class _Reader:
         elif name == "condition_gained" and event.get("condition") == WITHERED:
             self.withered += 1
         item = _item(event)
-        if item is not None:
-            self.items.add(item)
+        if item is not None and item not in self.items:
+            (self.finale_items if self.finale else self.items).add(item)
 
     def _phase(self, event: Mapping[str, Any]) -> None:
         number = int(event.get("round", self.round))
@@ -195,7 +198,8 @@ def summarise(seed: int, *, log: Iterable[Mapping[str, Any]], final: Any, stalle
         seed=seed, outcome=outcome, detail=detail, rounds=reader.round,
         finale_rounds=reader.finale_rounds, deaths=reader.deaths, withered=reader.withered,
         scores=tuple(reader.snapshots), entries=tuple(sorted(reader.entries)),
-        tests=tuple(reader.tests), items=tuple(sorted(reader.items)), steps=steps)
+        tests=tuple(reader.tests), items=tuple(sorted(reader.items)), steps=steps,
+        finale_items=tuple(sorted(reader.finale_items)))
 
 
 def storybook_tests(entries: Mapping[int, Mapping[str, Any]]) -> dict[int, frozenset[str]]:

@@ -54,6 +54,10 @@ class Tally:
     tests: dict[tuple[str, str], TestTally] = field(default_factory=dict)
     items: Counter[str] = field(default_factory=Counter)  # games that saw each card or coda
     item_outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # Cards first seen in a finale, counted among that ending's games: (ending, card) and
+    # (ending, card, conclusion label).
+    finale_items: Counter[tuple[str, str]] = field(default_factory=Counter)
+    finale_item_outcomes: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     paired: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # seed, labels
 
     def add(self, game: GameSummary) -> None:
@@ -83,6 +87,10 @@ class Tally:
             tally.exact += test.exact
         self.items.update(game.items)
         self.item_outcomes.update((item, name) for item in game.items for name in names)
+        if game.finale_items:
+            self.finale_items.update((game.outcome, item) for item in game.finale_items)
+            self.finale_item_outcomes.update((game.outcome, item, names[-1])
+                                             for item in game.finale_items)
 
     def merge(self, other: Tally) -> None:
         """Add another tally's games (call in seed order for identical float sums)."""
@@ -103,4 +111,6 @@ class Tally:
         for key, test in other.tests.items():
             self.tests.setdefault(key, TestTally()).merge(test)
         self.item_outcomes.update(other.item_outcomes)
+        self.finale_items.update(other.finale_items)
+        self.finale_item_outcomes.update(other.finale_item_outcomes)
         self.paired.extend(other.paired)

@@ -123,9 +123,10 @@ def _decisive(section: dict[str, Any]) -> list[str]:
              "Holm-corrected, largest differences first):"]
     for d in section["decisive"]:
         w, wo = d["with"], d["without"]
+        among = "" if d["among"] == "all games" else f" (among the {d['among']})"
         lines.append(f"    {d['item']}: {words(d['outcome'])} in {percent(w['rate'])} of "
                      f"{w['games']:,} games with it, {percent(wo['rate'])} of "
-                     f"{wo['games']:,} without ({format_p(d['p'])})")
+                     f"{wo['games']:,} without ({format_p(d['p'])}){among}")
     return lines
 
 

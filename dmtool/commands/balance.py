@@ -12,7 +12,7 @@ from typing import TextIO
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
-from dmtool.util.atomic import write_text_atomic
+from dmtool.writing import check_report_path, write_report
 
 EXIT_DONE, EXIT_INTERRUPTED = 0, 130  # 130: what a shell reports for Ctrl-C
 
@@ -58,12 +58,11 @@ class ProgressLine:
         return time.monotonic() - self.start
 
 
-def write_report(path: Path, text: str) -> None:
-    """Every report file goes through here (atomic: readers see the old or the new)."""
-    write_text_atomic(path, text)
-
-
 def balance_command(request: BalanceRequest) -> int:
+    roots = [request.options.content]
+    for path in (request.json_path, request.html):
+        if path is not None:  # refused now, not after minutes of games
+            check_report_path(path, content_roots=roots)
     progress = ProgressLine(sys.stderr)
     try:
         outcome = run_balance(request.options, progress=progress)
@@ -74,9 +73,10 @@ def balance_command(request: BalanceRequest) -> int:
     text = json.dumps(report, indent=1) + "\n" if request.fmt == "json" else render_text(report)
     sys.stdout.write(text)
     if request.json_path is not None:
-        write_report(request.json_path, json.dumps(report, indent=1) + "\n")
+        write_report(request.json_path, json.dumps(report, indent=1) + "\n",
+                     content_roots=roots)
     if request.html is not None:
-        write_report(request.html, render_html(report))
+        write_report(request.html, render_html(report), content_roots=roots)
     seconds = progress.seconds
     sys.stderr.write(f"dmtool: {played:,} games in {seconds:.1f} s "
                      f"({played / max(seconds, 1e-9):,.0f} games/s) on {outcome.workers}\n")

@@ -32,7 +32,7 @@ class SiteOptions:
     content: Path = DEFAULT_CONTENT
     out: Path = DEFAULT_OUT
     fmt: str = "text"
-    force: bool = False  # replace a non-empty output folder that dmtool did not make
+    force: bool = False  # replace an earlier dmtool site although files were added to it
     dry_run: bool = False  # build in a temporary folder only, write nothing
     allow_errors: bool = False  # build even when the check finds errors
     # Hand-written pages (index.md and guides); None means the docs/ folder beside content.
@@ -63,7 +63,7 @@ def run_site(options: SiteOptions) -> SiteResult:
         raise UsageError(f"no content folder at {options.content.as_posix()}; give the folder "
                          "that holds the YAML content, e.g. dmtool site content/")
     if not options.dry_run:
-        check_output(options.out, force=options.force, protected=(options.content, Path.cwd()))
+        check_output(options.out, force=options.force, protected=(options.content,))
     check = CheckOptions(paths=(options.content,), cache_dir=None, select=options.select,
                          ignore=options.ignore, excluded=options.excluded,
                          **({"max_file_size": options.max_file_size}
@@ -83,7 +83,8 @@ def run_site(options: SiteOptions) -> SiteResult:
     pictures, problems = draw_all(built.pictures)
     pages = [*built.pages, *map_pages(built.map_pages, problems), *pictures]
     try:
-        logged = build_site(pages, built.nav, out=options.out, dry_run=options.dry_run)
+        logged = build_site(pages, built.nav, out=options.out, dry_run=options.dry_run,
+                            force=options.force, protected=(options.content,))
     except SiteBuildError as error:
         return SiteResult(text, report, messages=(f"{error}; nothing was written",),
                           exit_code=1)

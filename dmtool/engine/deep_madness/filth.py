@@ -7,6 +7,7 @@ from __future__ import annotations
 from dmtool.engine.deep_madness import supply
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import (
+    FILTH_CARDS,
     FILTH_TOKENS,
     INFECTION_CARDS,
     INFECTION_TOKENS,
@@ -33,7 +34,13 @@ def draw_filth_card(ctx: Ctx) -> str | None:
     return deck.pop(0) if deck else None
 
 
-@RULES.hook(f"gain:{'filth-cards'}")
+@RULES.hook(f"gain:{FILTH_CARDS}")
+def gain_filth_cards(ctx: Ctx, inv: Investigator, amount: int = 1) -> None:
+    for _ in range(amount):
+        if ctx.state.outcome == "ongoing":
+            gain_filth_card(ctx, inv)
+
+
 def gain_filth_card(ctx: Ctx, inv: Investigator, *, cause: str = "effect") -> None:
     """A face-down infection card takes the card unseen (and flips at four); otherwise the
     card is resolved at once."""
@@ -141,7 +148,7 @@ def discard_filth_token(ctx: Ctx, inv: Investigator) -> None:
 
 def in_use(ctx: Ctx) -> bool:
     """The filth rules bind the chapters whose components include the filth cards."""
-    return "filth-cards" in ctx.catalog.components
+    return FILTH_CARDS in ctx.catalog.components
 
 
 @RULES.hook("end_activation:investigator:filth")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.records import Investigator
 from dmtool.engine.deep_madness.state import ChapterState
@@ -62,6 +63,9 @@ def new_campaign(campaign: dict[str, Any], name: str) -> dict[str, Any]:
 def advance(data: dict[str, Any], state: ChapterState, catalog: ChapterCatalog) -> dict[str, Any]:
     """The campaign after a decided chapter: a win moves on to the next chapter, carrying
     what the closing note lists; a loss ends the campaign."""
+    if state.outcome == "ongoing":
+        raise EngineFault(f"'{catalog.id}' is not decided yet; the campaign moves on after a "
+                          "win or a loss")
     out = json.loads(json.dumps(data))
     chapter = catalog.id
     out["history"] = list(out.get("history", [])) + [
@@ -120,9 +124,9 @@ def check_order(doc: SourceDocument, *, chapter: str,
     out: list[Diagnostic] = []
     done = list(data["completed"])
     if done != chapters[:len(done)]:
-        out.append(diagnose("DM426", doc.locate(("completed",)), f"The chapters won "
-                            f"{done} are not the campaign's first {len(done)} in order "
-                            f"({', '.join(chapters)})."))
+        return [diagnose("DM426", doc.locate(("completed",)), f"The chapters won {done} are "
+                         f"not the campaign's first {len(done)} in order "
+                         f"({', '.join(chapters)}).")]
     expected = chapters[len(done)] if len(done) < len(chapters) else None
     if data["next_chapter"] != expected:
         out.append(diagnose("DM426", doc.locate(("next_chapter",)), f"After {len(done)} "

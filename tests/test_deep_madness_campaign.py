@@ -4,6 +4,7 @@ closing note keeps, and a broken or out-of-order file is a located diagnostic.""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ def _play(chapter: str, setup: dict[str, Any], steps: list[dict[str, Any]],
 def _board(rooms: list[int]) -> dict[str, Any]:
     spaces = {f"R{r}": r for r in rooms}
     names = list(spaces)
-    return {"spaces": spaces, "lines": [[a, b] for a, b in zip(names, names[1:])],
+    return {"spaces": spaces, "lines": [[a, b] for a, b in itertools.pairwise(names)],
             "spawn_spaces": {str(r): f"R{r}" for r in rooms}}
 
 

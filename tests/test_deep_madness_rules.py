@@ -6,7 +6,9 @@ queries reproducing the worked examples content records from the rulebook."""
 from __future__ import annotations
 
 import itertools
+import fnmatch
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +201,13 @@ def test_a_step_of_the_other_game_is_refused() -> None:
     done = apply(state, catalog, {"wanderer": "ada", "pass": {}}, dice=ScriptedDice(),
                  policy=ScriptedPolicy())
     assert not done.ok and done.code == "bad_action"  # type: ignore[union-attr]
+
+
+def test_the_readings_name_fixtures_that_exist() -> None:
+    text = (Path(__file__).parents[1] / "dmtool" / "engine" / "AMBIGUITIES.md").read_text()
+    section = text.split("# Deep Madness", 1)[1]
+    named = set(re.findall(r"`(r\d\d-[a-z0-9*-]+)`", section))
+    assert named
+    ids = {p.stem for p in FIXTURES.glob("*.yaml")}
+    missing = [n for n in named if not any(fnmatch.fnmatch(i, n) for i in ids)]
+    assert not missing, missing

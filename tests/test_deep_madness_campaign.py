@@ -8,6 +8,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dmtool.engine.core.policy import ScriptedPolicy
 from dmtool.engine.deep_madness import RULES, ScriptedDice, apply
 from dmtool.engine.deep_madness import campaign as campaigns
@@ -15,6 +17,7 @@ from dmtool.engine.deep_madness.content import chapter_source
 from dmtool.engine.deep_madness.setup import build_catalog, build_state
 from dmtool.engine.deep_madness.state import ChapterState
 from dmtool.model.content_index import default_content_dir, index_for
+from dmtool.writing import AlreadyExists, ChangedMeanwhile
 
 INDEX = index_for(default_content_dir())
 CAMPAIGN = INDEX.get("campaign", "rise-of-dagon-campaign") or {}
@@ -23,6 +26,7 @@ CAMPAIGN = INDEX.get("campaign", "rise-of-dagon-campaign") or {}
 def _play(chapter: str, setup: dict[str, Any], steps: list[dict[str, Any]],
           state_file: Path) -> ChapterState:
     """Start `chapter` from the campaign file, play the steps, and write the file back."""
+    before = state_file.read_bytes()
     data, problems = campaigns.read_campaign(state_file, chapter=chapter, campaign=CAMPAIGN)
     assert data is not None, [d.message for d in problems]
     source = chapter_source(INDEX, chapter)
@@ -33,7 +37,8 @@ def _play(chapter: str, setup: dict[str, Any], steps: list[dict[str, Any]],
         done = apply(state, catalog, step, dice=ScriptedDice(), policy=ScriptedPolicy())
         assert done.ok, done
         state = done.state  # type: ignore[union-attr]
-    campaigns.write_campaign(state_file, campaigns.advance(data, state, catalog))
+    campaigns.write_campaign(state_file, campaigns.advance(data, state, catalog),
+                             replacing=before)
     return state
 
 
@@ -47,6 +52,8 @@ def _board(rooms: list[int]) -> dict[str, Any]:
 def test_three_chapters_in_order_with_a_state_file(tmp_path: Path) -> None:
     state_file = tmp_path / "thursday.yaml"
     campaigns.write_campaign(state_file, campaigns.new_campaign(CAMPAIGN, "thursday"))
+    with pytest.raises(AlreadyExists):  # never overwritten silently
+        campaigns.write_campaign(state_file, campaigns.new_campaign(CAMPAIGN, "again"))
 
     # Chapter one: the setup deals face-down infection cards; filth cards gather on Ada's;
     # Ben's face-up card resolves his at once; the sixth Hydra killed wins.
@@ -145,3 +152,14 @@ def test_a_corrupt_file_is_a_located_diagnostic_and_left_alone(tmp_path: Path) -
                      "investigators: {}\n", encoding="utf-8")
     data, problems = campaigns.read_campaign(wrong, chapter="dagon-rising", campaign=CAMPAIGN)
     assert data is None and [(d.code, d.location.line) for d in problems] == [("DM426", 5)]
+
+
+def test_a_file_changed_meanwhile_is_not_overwritten(tmp_path: Path) -> None:
+    state_file = tmp_path / "busy.yaml"
+    campaigns.write_campaign(state_file, campaigns.new_campaign(CAMPAIGN, "busy"))
+    read = state_file.read_bytes()
+    state_file.write_text(state_file.read_text() + "# someone else's edit\n")
+    with pytest.raises(ChangedMeanwhile):
+        campaigns.write_campaign(state_file, campaigns.new_campaign(CAMPAIGN, "busy"),
+                                 replacing=read)
+    assert state_file.read_text().endswith("# someone else's edit\n")

@@ -5,8 +5,8 @@ queries reproducing the worked examples content records from the rulebook."""
 
 from __future__ import annotations
 
-import itertools
 import fnmatch
+import itertools
 import json
 import re
 from pathlib import Path

@@ -130,7 +130,7 @@ def _die(ctx: Ctx, step_: Step) -> None:
 def after_action(ctx: Ctx, inv: Investigator, kind: str) -> None:
     """Once an action has fully resolved: rules in force that cost a wound per action."""
     assert kind in ACTIONS
-    ctx.emit("action", investigator=inv.id, action=kind)
+    ctx.emit("action_resolved", investigator=inv.id, action=kind)
     if not inv.alive or inv.space is None or not bound(ctx, WOUND_PER_ACTION, inv.id):
         return
     room = ctx.catalog.board.room_of(inv.space)

@@ -18,9 +18,9 @@ from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.records import Investigator
 from dmtool.engine.deep_madness.state import ChapterState
 from dmtool.loading import SourceDocument, read_document
-from dmtool.util.atomic import write_text_atomic
 from dmtool.validation.schema_errors import schema_diagnostics
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from dmtool.writing import create_file, rewrite_file
 
 KIND = "chapter-campaign-state"
 # What each kept component id of a closing note carries, on the investigator's sheet.
@@ -139,9 +139,14 @@ def check_order(doc: SourceDocument, *, chapter: str,
     return out
 
 
-def write_campaign(path: Path, data: dict[str, Any]) -> None:
-    """Replace the file in one step: a crash mid-write leaves the previous state whole."""
-    write_text_atomic(path, render(data, path))
+def write_campaign(path: Path, data: dict[str, Any], *, replacing: bytes | None = None) -> None:
+    """Write the state in one step (a crash mid-write leaves the previous state whole).
+    `replacing` is what the file held when it was read (None: a new file); a file changed
+    since is refused, never overwritten."""
+    if replacing is None:
+        create_file(path, render(data, path))
+    else:
+        rewrite_file(path, render(data, path), expected=replacing)
 
 
 def render(data: dict[str, Any], path: Path | None = None) -> str:

@@ -35,7 +35,7 @@ def _roll(ctx: Ctx, spec: dict[str, Any]) -> None:
     inv = ctx.scope("roll")
     result = ctx.dice.roll(inv.id, spec["die"], f"roll for a {spec['on']}")
     hit = result == spec["on"]
-    ctx.emit("rolled", investigator=inv.id, die=spec["die"], result=result, hit=hit)
+    ctx.emit("die_rolled", investigator=inv.id, die=spec["die"], result=result, hit=hit)
     if hit:
         run_effects(ctx, spec["effects"])
 

@@ -158,7 +158,7 @@ def _place(ctx: Ctx, spec: dict[str, Any]) -> None:
     if piece is None:
         return
     ctx.state.spaces.setdefault(space, []).append(piece)
-    ctx.emit("placed", component=component, space=space, colour=piece.colour)
+    ctx.emit("piece_placed", component=component, space=space, colour=piece.colour)
 
 
 def _where(ctx: Ctx, where: str, inv: Investigator | None) -> str | None:

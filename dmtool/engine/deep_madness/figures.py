@@ -53,7 +53,7 @@ def spawn(ctx: Ctx, monster: str, *, space: str | None = None,
     fid = _figure_id(ctx, monster, colour)
     figure = Figure(fid, monster, where, colour)
     state.figures[fid] = figure
-    ctx.emit("spawned", figure=fid, monster=monster, space=where, colour=colour)
+    ctx.emit("figure_spawned", figure=fid, monster=monster, space=where, colour=colour)
     return figure
 
 

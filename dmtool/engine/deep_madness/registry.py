@@ -12,7 +12,7 @@ GAME = "deep-madness"
 RULES = Rules(GAME)
 
 RULES.declare_events({
-    "action": "an investigator's action has fully resolved",
+    "action_resolved": "an investigator's action has fully resolved",
     "activated": "a monster figure is activated (a step, or a rule making it act once)",
     "activation_ended": "an investigator's or a figure's activation ended",
     "attacked": "an investigator attacked a figure",
@@ -59,16 +59,16 @@ RULES.declare_events({
     "not_resolved": "an effect could not be resolved, and why",
     "not_wounded": "a figure that cannot take wounds now took none",
     "piece_moved": "a token or marker figure was moved",
-    "placed": "a token or marker was put on a space",
+    "piece_placed": "a token or marker was put on a space",
     "removed_from_game": "a token or marker left the game for good",
     "respawning": "a figure that spawns again when killed is spawning",
     "rested": "an investigator took a rest action",
-    "rolled": "an investigator rolled a die for a named result",
+    "die_rolled": "an investigator rolled a die for a named result",
     "room_devoured": "a room was devoured",
     "room_flooded": "every space of a room was flooded",
     "round_began": "a new round began",
     "shortfall": "something had to be taken from a pool or reserve that had none left",
     "spawn_waiting": "a spawn waits for a later moment of the round",
-    "spawned": "a figure came onto the board from its reserve",
+    "figure_spawned": "a figure came onto the board from its reserve",
     "tie_rolls": "tied investigators' rolls",
 })

@@ -50,4 +50,4 @@ def _board_markers(ctx: Ctx) -> None:
                     break
                 piece = take(ctx, component, why="board setup") or Piece(component)
                 state.spaces.setdefault(where, []).append(piece)
-                ctx.emit("placed", component=component, space=where, colour=piece.colour)
+                ctx.emit("piece_placed", component=component, space=where, colour=piece.colour)

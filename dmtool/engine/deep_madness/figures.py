@@ -127,9 +127,9 @@ def move_toward(ctx: Ctx, figure: Figure, goals: list[str], spaces: int) -> None
     start = figure.space
     for _ in range(spaces):
         reachable = [(board.distance(figure.space, g), g) for g in goals]
-        reachable = [(d, g) for d, g in reachable if d]
-        if not reachable:
-            break
+        reachable = [(d, g) for d, g in reachable if d is not None]
+        if not reachable or min(d for d, _ in reachable) == 0:
+            break  # nothing to reach, or already there
         near = min(d for d, _ in reachable)
         options = sorted({s for d, g in reachable if d == near
                           for s in board.steps_toward(figure.space, g)})

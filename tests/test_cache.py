@@ -58,10 +58,10 @@ def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest
     monkeypatch.chdir(folder)
     _codes(Path("."), cache)
     parsed: list[str] = []
-    import dmtool.validation.pipeline as pipeline
+    from dmtool.validation import pipeline
 
     original = pipeline.check_file
-    monkeypatch.setattr(pipeline, "check_file", lambda path, *a: parsed.append(path.name) or original(path, *a))
+    monkeypatch.setattr(pipeline, "check_file", lambda path, *a, **k: parsed.append(path.name) or original(path, *a, **k))
     (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
     assert parsed == ["other.yaml"]

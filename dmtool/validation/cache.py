@@ -22,11 +22,10 @@ from typing import Any
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
 
-
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
 DEFAULT_DIRECTORY = ".dmtool-cache"
-_FORMAT = 1
+_FORMAT = 2
 
 Stamp = tuple[int, int]
 
@@ -58,7 +57,7 @@ def default_directory() -> Path | None:
 
 def _location_tuple(location: Location) -> tuple[Any, ...]:
     return (location.path, location.line, location.column, location.pointer,
-            location.end_line, location.end_column)
+            location.end_line, location.end_column, location.subject)
 
 
 def pack(diagnostic: Diagnostic) -> tuple[Any, ...]:
@@ -81,6 +80,9 @@ class FileEntry:
     data: Any
     modeline: str | None
     valid: bool
+    # The file's packed DocumentFacts when anything could be read of it (then `data` is
+    # what was read, trusted only when `valid`).
+    facts: tuple[Any, ...] | None = None
 
 
 @dataclass
@@ -119,12 +121,13 @@ class CheckCache:
         stored = self.files.get(str(path.resolve())) if self.enabled and current else None
         if stored is None or tuple(stored[0]) != current:
             return None
-        return FileEntry(tuple(stored[0]), stored[1], list(stored[2]), stored[3], stored[4], stored[5])
+        return FileEntry(tuple(stored[0]), stored[1], list(stored[2]), stored[3], stored[4], stored[5],
+                         stored[6])
 
     def remember_file(self, path: Path, entry: FileEntry) -> None:
         if self.enabled:
             self.files[str(path.resolve())] = (entry.stamp, entry.display, tuple(entry.diagnostics),
-                                               entry.data, entry.modeline, entry.valid)
+                                               entry.data, entry.modeline, entry.valid, entry.facts)
             self._dirty = True
 
     def run_key(self, stamps: Iterable[tuple[str, Stamp | None]], options: tuple[Any, ...]) -> str:

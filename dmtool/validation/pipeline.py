@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,11 +13,26 @@ from dmtool.diagnostics import Diagnostic, Location, Report, Severity, diagnose
 from dmtool.loading import SourceDocument, discover, read_document
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, read_text
+from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import CheckCache, FileEntry, Stamp, pack, stamp, unpack
 from dmtool.validation.corpus import Corpus
+from dmtool.validation.facts import (
+    DocumentFacts,
+    Standing,
+    extract_facts,
+    pack_facts,
+    parts_at,
+    unpack_facts,
+)
+from dmtool.validation.recovery import recover_data
+from dmtool.validation.references import ReferenceWalker
 from dmtool.validation.rules import rule_checks
-from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
+from dmtool.validation.schema_errors import did_you_mean, explain_schema_errors
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+
+# Rule findings still reported inside a document that failed its schema or did not parse:
+# a reference to nothing is a mistake of its own, not a consequence of the other.
+OWN_CODES = frozenset({"DM202"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,17 +106,22 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     corpus = Corpus(schemas=schemas)
     for done, path in enumerate(every_file, start=1):
         name = names[path]
-        diagnostics, document = _cached_check(path, name, stamps[path], schemas, cache, options)
-        if document is not None and not any(d.severity is Severity.ERROR for d in diagnostics):
-            corpus.add(document)
+        outcome = _cached_check(path, name, stamps[path], corpus, cache, options)
+        if outcome.document is not None and outcome.facts is not None:
+            corpus.add(outcome.document, outcome.facts)
         if name in checked_names:
-            report.extend(diagnostics)
+            report.extend(outcome.diagnostics)
         if options.progress is not None:
             options.progress(done, len(every_file))
     report.files_checked = len(checked)
+    corpus.settle()
+    # A document with a mistake of its own reports that mistake; what rules conclude about
+    # its (partly read) content would only repeat it. Its references are still judged.
+    partial = {document.display for document in corpus.partial}
     for _name, rule in rule_checks():
         for diagnostic in rule(corpus):
-            if diagnostic.location.path in checked_names:
+            path = diagnostic.location.path
+            if path in checked_names and (path not in partial or diagnostic.code in OWN_CODES):
                 report.add(diagnostic)
     _attach_sources(report, {names[p]: p for p in every_file}, corpus, options.max_file_size)
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics), report.files_checked,
@@ -118,32 +139,35 @@ def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:
 
 
 def _cached_check(
-    path: Path, name: str, current: Stamp | None, schemas: SchemaSet, cache: CheckCache,
+    path: Path, name: str, current: Stamp | None, corpus: Corpus, cache: CheckCache,
     options: CheckOptions,
-) -> tuple[list[Diagnostic], SourceDocument | None]:
-    """A file's own diagnostics and document, from the cache when the file is unchanged."""
+) -> FileOutcome:
+    """A file's own diagnostics, document and facts, from the cache when it is unchanged."""
     entry = cache.file(path, current)
     if entry is not None and entry.display == name:
         diagnostics = [unpack(d) for d in entry.diagnostics]
-        if not entry.valid:
-            return diagnostics, None
+        if entry.facts is None:
+            return FileOutcome(diagnostics)
         text, _ = read_text(path, name, max_bytes=options.max_file_size or MAX_BYTES)
         if text is not None:
-            return diagnostics, SourceDocument(path, name, text, entry.data, entry.modeline)
-    diagnostics, document = check_file(path, name, schemas, options.max_file_size)
+            document = SourceDocument(path, name, text, entry.data, entry.modeline)
+            return FileOutcome(diagnostics, document, unpack_facts(entry.facts))
+    outcome = check_file(path, name, corpus.schemas, options.max_file_size, walker=corpus.walker())
     if current is not None:
-        valid = document is not None and not any(d.severity is Severity.ERROR for d in diagnostics)
+        document, facts = outcome.document, outcome.facts
         cache.remember_file(path, FileEntry(
-            current, name, [pack(d) for d in diagnostics],
-            document.data if valid and document is not None else None,
-            document.modeline if document is not None else None, valid))
-    return diagnostics, document
+            current, name, [pack(d) for d in outcome.diagnostics],
+            document.data if document is not None and facts is not None else None,
+            document.modeline if document is not None else None,
+            facts is not None and facts.standing is Standing.TRUSTED,
+            pack_facts(facts) if facts is not None else None))
+    return outcome
 
 
 def _attach_sources(report: Report, paths: dict[str, Path], corpus: Corpus,
                     max_file_size: int | None) -> None:
     """Keep the text of every file that has a diagnostic, for the reporters' excerpts."""
-    texts = {document.display: document.text for document in corpus.documents}
+    texts = {document.display: document.text for document in corpus.documents + corpus.partial}
     for name in {d.location.path for d in report.diagnostics} - set(report.sources):
         text = texts.get(name)
         if text is None and name in paths:
@@ -152,20 +176,60 @@ def _attach_sources(report: Report, paths: dict[str, Path], corpus: Corpus,
             report.sources[name] = text
 
 
+@dataclass
+class FileOutcome:
+    """One file checked on its own: its diagnostics, and what it contributes to the corpus.
+
+    `document` is set whenever something could be read (also when the schema or even the
+    parser failed: then `facts.standing` says so and the data is only partly trustworthy).
+    """
+
+    diagnostics: list[Diagnostic]
+    document: SourceDocument | None = None
+    facts: DocumentFacts | None = None
+
+    @property
+    def trusted(self) -> bool:
+        return self.facts is not None and self.facts.standing is Standing.TRUSTED
+
+
 def check_file(
-    path: Path, name: str, schemas: SchemaSet, max_file_size: int | None
-) -> tuple[list[Diagnostic], SourceDocument | None]:
+    path: Path, name: str, schemas: SchemaSet, max_file_size: int | None, *,
+    walker: ReferenceWalker | None = None,
+) -> FileOutcome:
+    """Load one file, pick its schema, validate it, and extract its facts."""
     result = read_document(path, name, max_bytes=max_file_size)
     document = result.document
     diagnostics = list(result.diagnostics)
     if document is None:
-        return diagnostics, None
+        return FileOutcome(diagnostics, *_recovered(path, name, diagnostics, schemas))
     kind = _kind(document, schemas, diagnostics)
     if kind is None:
-        return diagnostics, None
+        return FileOutcome(diagnostics)
     _check_modeline(document, kind, diagnostics)
-    diagnostics.extend(schema_diagnostics(document, schemas.errors(kind, document.data)))
-    return diagnostics, document
+    found, moves = explain_schema_errors(document, schemas.errors(kind, document.data),
+                                         schemas=schemas, kind=kind)
+    diagnostics.extend(found)
+    if not any(d.severity is Severity.ERROR for d in found):
+        facts = extract_facts(document.data, standing=Standing.TRUSTED, walker=walker)
+        return FileOutcome(diagnostics, document, facts)
+    # What the author meant, as far as misplaced keys go, is what other files see.
+    meant = dataclasses.replace(document, data=moved(document.data, moves))
+    broken = [parts_at(document.data, d.location.pointer) for d in found if d.code != "DM104"]
+    facts = extract_facts(meant.data, standing=Standing.INVALID, walker=walker, broken=broken,
+                          as_written=document.data)
+    return FileOutcome(diagnostics, meant, facts)
+
+
+def _recovered(path: Path, name: str, problems: list[Diagnostic],
+               schemas: SchemaSet) -> tuple[SourceDocument | None, DocumentFacts | None]:
+    """What can be read of a file that did not load: a partial document and its facts."""
+    text, _ = read_text(path, name)
+    data = recover_data(text, problems) if text is not None else None
+    facts = extract_facts(data, standing=Standing.RECOVERED)
+    if text is None or facts is None or facts.kind not in schemas.kinds:
+        return None, None
+    return SourceDocument(path, name, text, data), facts
 
 
 def _kind(document: SourceDocument, schemas: SchemaSet, out: list[Diagnostic]) -> str | None:

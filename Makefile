@@ -33,6 +33,8 @@ check: $(STAMP)
 	$(BIN)/dmtool fmt --check content/
 
 test: $(STAMP) $(RENDERER)
+	$(BIN)/ruff check dmtool tests bench
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
 site: $(STAMP)

@@ -15,12 +15,7 @@ from pathlib import Path
 
 from dmtool.authoring.scaffold import NewOptions, run_new
 
-_WORDS = (
-    "the stair hums with a voice that is almost your mother's while lantern light gutters "
-    "and something below counts your breaths in a language made of rust and salt water "
-    "a door remembers being a tree the floor tilts toward a name you never said aloud "
-    "glass teeth rattle inside the walls and the corridor folds itself like a letter"
-).split()
+_WORDS = ["the", "stair", "hums", "with", "a", "voice", "that", "is", "almost", "your", "mother's", "while", "lantern", "light", "gutters", "and", "something", "below", "counts", "your", "breaths", "in", "a", "language", "made", "of", "rust", "and", "salt", "water", "a", "door", "remembers", "being", "a", "tree", "the", "floor", "tilts", "toward", "a", "name", "you", "never", "said", "aloud", "glass", "teeth", "rattle", "inside", "the", "walls", "and", "the", "corridor", "folds", "itself", "like", "a", "letter"]
 _COLOURS = ("red", "blue", "green", "yellow", "purple")
 _TYPES = ("hand", "eye", "brain", "skull", "sphere")
 FIRST_ENTRY = 1001

@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script too
 
-from dmtool.loading import SourceDocument  # noqa: E402
+from dmtool.loading import SourceDocument
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")
 TYPES = ("hand", "eye", "brain", "skull", "sphere")
@@ -351,7 +351,7 @@ def decisions_per_second(runs: int = 2000, *, repeat: int = 5) -> tuple[float, s
         analysis, name = analyse(*prepared(400)), "a generated 400-entry storybook"
     else:
         name = f"sample storybook '{analysis.graph.storybook.id}'"
-    sentience = dict(analysis.graph.context.sentience or {c: 1 for c in COLOURS})
+    sentience = dict(analysis.graph.context.sentience or dict.fromkeys(COLOURS, 1))
     play(analysis, PlayOptions(runs=50, seed=0, sentience=sentience))  # warm dice.py's cache
     best = float("inf")
     for _ in range(repeat):

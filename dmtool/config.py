@@ -56,10 +56,9 @@ class Config:
                 raise TypeError(f"Config.merged() got an unknown field {name!r}")
             if value is None or (isinstance(value, (list, tuple)) and not value):
                 continue
-            value = _from_cli(name, value)
             flag = "--" + name.replace("_", "-")
             try:
-                changes[name] = _KEYS[key](value, None)
+                changes[name] = _KEYS[key](_from_cli(name, value), None)
             except _Invalid as exc:
                 raise UsageError(f"{flag} {exc}") from None
         return dataclasses.replace(self, **changes)

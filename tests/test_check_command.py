@@ -54,7 +54,7 @@ def test_strict_makes_warnings_fail(tree: Path) -> None:
 def test_configuration_file_is_honoured_and_flags_win(tree: Path) -> None:
     (tree / "dmtool.toml").write_text('ignore = ["DM202"]\nstrict = true\n', encoding="utf-8")
     assert _run(".")[0] == 1  # strict from the file: the DM017 warning fails
-    code, out = _run(".", "--format", "json")
+    _code, out = _run(".", "--format", "json")
     assert {d["code"] for d in json.loads(out)["diagnostics"]} == {"DM017"}
 
 

@@ -35,7 +35,7 @@ def test_every_command_and_option_has_help_with_an_example() -> None:
         for param in command.params:
             if isinstance(param, click.Option) and not param.hidden and param.name not in ("help",):
                 assert param.help, f"option {param.opts} of 'dmtool {name}' has no help"
-                assert "Example" in param.help or param.is_flag and "Example" in param.help, (
+                assert "Example" in param.help or (param.is_flag and "Example" in param.help), (
                     f"option {param.opts} of 'dmtool {name}' has no example in its help"
                 )
 
@@ -62,7 +62,7 @@ def test_explain_unknown_code_is_a_usage_error() -> None:
 
 def test_console_script_exit_codes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     run = lambda *args: subprocess.run(  # noqa: E731
-        [sys.executable, "-m", "dmtool.cli", *args], capture_output=True, text=True, cwd=tmp_path
+        [sys.executable, "-m", "dmtool.cli", *args], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert run("check", "no-such-folder").returncode == 2
     assert run("--no-such-flag").returncode == 2

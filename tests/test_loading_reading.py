@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dmtool.loading import read_document
-from dmtool.loading import reading
+from dmtool.loading import read_document, reading
 
 
 def refusal(path: Path, **options: int) -> tuple[str, int, int, str]:
@@ -43,7 +42,7 @@ def test_dm007_utf16_and_utf32_are_named_in_the_message(
 
 
 def test_dm007_invalid_utf8_is_located_at_the_bad_byte(tmp_path: Path) -> None:
-    path = write(tmp_path, "kind: coda\ntitle: Ca".encode() + b"\xe9" + b"sar\n")
+    path = write(tmp_path, b"kind: coda\ntitle: Ca" + b"\xe9" + b"sar\n")
     code, line, column, message = refusal(path)
     assert (code, line, column) == ("DM007", 2, 10)
     assert "0xe9" in message

@@ -224,5 +224,5 @@ def test_new_command_when_wired(tree: Path) -> None:
     assert result.exit_code == 0, result.output
     assert (where / "ilse-marrow" / "wanderer.yaml").is_file()
     again = subprocess.run([sys.executable, "-m", "dmtool.cli", "new", "wanderer", "Ilse Marrow",
-                            "--dir", str(where)], capture_output=True, text=True)
+                            "--dir", str(where)], capture_output=True, text=True, check=False)
     assert again.returncode == 2 and "--force" in again.stderr

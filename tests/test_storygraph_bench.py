@@ -8,9 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.graph_bench import generate, prepared  # noqa: E402
-from dmtool.storygraph.analysis import analyse  # noqa: E402
-from dmtool.validation.schemas import SchemaSet, default_schema_dir  # noqa: E402
+from bench.graph_bench import generate, prepared
+from dmtool.storygraph.analysis import analyse
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 
 def test_generated_storybook_is_schema_valid_and_clean() -> None:

@@ -25,9 +25,9 @@ def _matches(rolled: list[str], required: list[str]) -> bool:
         return True
     need, rest = required[0], required[1:]
     for i, face in enumerate(rolled):
-        if face == need or (face == "sphere" and need != "sphere") or (face == need == "sphere"):
-            if _matches(rolled[:i] + rolled[i + 1 :], rest):
-                return True
+        usable = face == need or (face == "sphere" and need != "sphere") or (face == need == "sphere")
+        if usable and _matches(rolled[:i] + rolled[i + 1 :], rest):
+            return True
     return False
 
 
@@ -65,7 +65,7 @@ REQUIREMENTS = [
 @pytest.mark.parametrize("colour", COLOURS)
 @pytest.mark.parametrize("required", REQUIREMENTS, ids="+".join)
 def test_one_colour_matches_brute_force(colour: str, required: list[str]) -> None:
-    for dice in range(0, 6):
+    for dice in range(6):
         roll = {colour: required}
         assert pass_probability(roll, {colour: dice}) == _brute(roll, {colour: dice}), dice
 

@@ -65,7 +65,7 @@ def test_open_branch_points_at_the_last_decision() -> None:
 
 def test_an_entry_without_exit_has_one_open_branch_at_the_entry() -> None:
     assert _shape([{"lose_health": 1}]) == [([], "open", None)]
-    assert list(iter_branches([], P))[0].exit.parts == ()
+    assert next(iter(iter_branches([], P))).exit.parts == ()
 
 
 def test_if_may_and_groups() -> None:

@@ -224,7 +224,7 @@ def _collapse(lines: list[str], *, first: bool = False) -> list[str]:
     """At most one blank line in a row; none at the start of a block."""
     out: list[str] = []
     for text in lines:
-        if not text and (not out and first or out and not out[-1]):
+        if not text and ((not out and first) or (out and not out[-1])):
             continue
         out.append(text)
     return out

@@ -25,6 +25,7 @@ from dmtool.authoring._scan import (
     tokens_of,
 )
 
+
 @dataclass(eq=False)
 class Coll:
     """A mapping or sequence node with its items and the comments that close it."""

@@ -32,9 +32,12 @@ def find_all(folder: Path, kind: str) -> list[Found]:
         return found
     for path in sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")):
         document = read_document(path).document
-        if document is not None and isinstance(document.data, dict):
-            if document.data.get("kind") == kind:
-                found.append(Found(path, document.data))
+        if (
+            document is not None
+            and isinstance(document.data, dict)
+            and document.data.get("kind") == kind
+        ):
+            found.append(Found(path, document.data))
     return found
 
 

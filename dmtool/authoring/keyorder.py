@@ -9,6 +9,7 @@ the key set and formatting twice changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,10 +111,9 @@ class KeyOrder:
             out.append((base, node))
             ref = node.get("$ref")
             if isinstance(ref, str):
-                try:
+                # An unresolvable $ref is the schema checker's business, not the formatter's.
+                with contextlib.suppress(KeyError, IndexError, TypeError):
                     pending.append(self._schemas.resolve(base, ref))
-                except (KeyError, IndexError, TypeError):
-                    pass  # an unresolvable $ref is the schema checker's business
             for keyword in _BRANCHES:
                 branch = node.get(keyword)
                 if isinstance(branch, dict):

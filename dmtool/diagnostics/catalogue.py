@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from dmtool.diagnostics.model import Diagnostic, Location, Severity
@@ -31,15 +32,10 @@ def _gather() -> dict[str, CodeInfo]:
     return dict(sorted(catalogue.items()))
 
 
-_CATALOGUE: dict[str, CodeInfo] | None = None
-
-
+@functools.cache
 def catalogue() -> dict[str, CodeInfo]:
     """Every known code, sorted, built on first use."""
-    global _CATALOGUE
-    if _CATALOGUE is None:
-        _CATALOGUE = _gather()
-    return _CATALOGUE
+    return _gather()
 
 
 def diagnose(

@@ -125,7 +125,7 @@ def _walk(
     while True:
         try:
             event = get_event()
-        except Exception as exc:  # noqa: BLE001 - the parser may raise anything on bad input
+        except Exception as exc:
             raise _ParseFailed from exc
         if event is None:
             break

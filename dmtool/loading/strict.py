@@ -44,12 +44,13 @@ def needs_strict_pass(text: str) -> bool:
 
 def strict_problems(text: str, display: str) -> list[Diagnostic]:
     """Located diagnostics for the spec rules listed in the module docstring."""
-    from dmtool.loading.builder import MAX_PROBLEMS, event_source
     from ruamel.yaml.events import (
         CollectionEndEvent,
         CollectionStartEvent,
         ScalarEvent,
     )
+
+    from dmtool.loading.builder import MAX_PROBLEMS, event_source
 
     problems: list[Diagnostic] = []
     spans: list[tuple[int, int]] = []  # where scalar text lies: '#' there is no comment
@@ -86,10 +87,10 @@ def strict_problems(text: str, display: str) -> list[Diagnostic]:
             stack.append((flow, event.start_mark.column))
         elif isinstance(event, CollectionEndEvent):
             flow, _ = stack.pop()
-            if flow and not (stack and stack[-1][0]):
-                if flow_start.start_mark.line != event.end_mark.line:
-                    problems.extend(_continuation_problems(
-                        text, flow_start, event, _block_indent(stack), display, collection=True))
+            outermost_flow = flow and not (stack and stack[-1][0])
+            if outermost_flow and flow_start.start_mark.line != event.end_mark.line:
+                problems.extend(_continuation_problems(
+                    text, flow_start, event, _block_indent(stack), display, collection=True))
     problems.extend(_glued_comments(text, spans, display))
     problems.sort(key=lambda d: (d.location.line, d.location.column))
     return problems[:MAX_PROBLEMS]

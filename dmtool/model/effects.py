@@ -113,8 +113,7 @@ def _walk(frames: tuple[_Frame, ...], events: tuple[Step | Leaf, ...]) -> Iterat
         frames = frames[:-1] + ((seq, seq_parts, index + 1),)
         if type(effect) is not dict or len(effect) != 1:
             continue
-        for name, body in effect.items():
-            pass
+        ((name, body),) = effect.items()
         here = seq_parts + (index,)
         if name == "goto" or name in TERMINALS:
             yield Branch(events, Exit(name, body, here + (name,)))
@@ -146,8 +145,8 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
         return out
     if name == "choice" and isinstance(body, list):
         out = []
-        for k, option in enumerate(body):
-            option = option if isinstance(option, dict) else {}
+        for k, raw_option in enumerate(body):
+            option = raw_option if isinstance(raw_option, dict) else {}
             when = option.get("when")
             step = Step(
                 "option",

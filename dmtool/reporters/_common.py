@@ -29,7 +29,7 @@ class Summary:
 
 def summarize(diagnostics: Sequence[Diagnostic], *, files: int) -> Summary:
     """Count the diagnostics actually rendered, so the summary agrees with the listing."""
-    counts = {severity: 0 for severity in Severity}
+    counts = dict.fromkeys(Severity, 0)
     for d in diagnostics:
         counts[d.severity] += 1
     return Summary(counts[Severity.ERROR], counts[Severity.WARNING], counts[Severity.INFO], files)

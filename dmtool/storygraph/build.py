@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
@@ -14,7 +14,7 @@ from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
 # special setup), "A:setup" and "A:event" (an ending's special setup and event phase).
-Node = Union[int, str]
+Node = int | str
 
 # Beyond this many branches in one entry we stop walking it (and say so, DM314).
 MAX_BRANCHES = 512
@@ -112,7 +112,7 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     nodes: list[Node] = list(storybook.entries)
     if storybook.setup:
         nodes.append("setup")
-    for letter, ending in storybook.endings.items():
+    for letter in storybook.endings:
         nodes += [f"{letter}:setup", f"{letter}:event"]
     for node in nodes:
         effects, parts = graph.effects_of(node)
@@ -218,8 +218,11 @@ def _roots(graph: StoryGraph) -> None:
                 )
             )
         for source in context.finale:
-            if source.ending == letter and source.entry in storybook.entries:
-                if source.kind == "finale-shard" or source.spawned:
+            if (
+                source.ending == letter
+                and source.entry in storybook.entries
+                and (source.kind == "finale-shard" or source.spawned)
+            ):
                     roots.append(
                         Root(
                             source.entry, source.kind, source.label, source.location, ending=letter

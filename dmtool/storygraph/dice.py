@@ -89,7 +89,7 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 def _arrangements(counts: Sequence[int], weights: Sequence[int]) -> int:
     """How many face sequences give these class counts (multinomial times face weights)."""
     ways = factorial(sum(counts))
-    for count, weight in zip(counts, weights):
+    for count, _weight in zip(counts, weights):
         ways //= factorial(count)
     for count, weight in zip(counts, weights):
         ways *= weight**count

@@ -56,7 +56,7 @@ def fixture_skeleton(
     graph = analysis.graph
     storybook = graph.storybook
     who = storybook.wanderer or "wanderer"
-    sentience = dict(graph.context.sentience or {c: 1 for c in COLOURS})
+    sentience = dict(graph.context.sentience or dict.fromkeys(COLOURS, 1))
     name = f"witness-{storybook.id}-{witness.ending.lower()}-{witness.conclusion or 'points'}"
     schema = default_schema_dir() / "scenario.schema.json"
     modeline = os.path.relpath(schema, folder) if folder is not None else schema.as_posix()

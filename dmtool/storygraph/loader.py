@@ -28,15 +28,16 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
     storybooks: list[SourceDocument] = []
     for path in sorted(named_set | set(around), key=display_path):
         # The same per-file step as `dmtool check`: load, pick the schema, validate.
-        outcome = check_file(path, display_path(path), schemas, None)
-        document = outcome.document
+        diagnostics, document = check_file(path, display_path(path), schemas, None)
+        errors = [d for d in diagnostics if d.severity is Severity.ERROR]
         if path in named_set:
-            problems += [d for d in outcome.diagnostics if d.severity is Severity.ERROR]
-        if document is None or not outcome.trusted:
+            problems += errors
+        if document is None or errors:
             continue
         corpus.add(document)
         if path in named_set and document.data.get("kind") == "storybook":
             storybooks.append(document)
+    # Read as meant (a misspelt reference names the id it resembles), as `dmtool check` does.
     corpus.settle()
-    storybooks = [d for d in corpus.documents if d.path in named_set and d.data.get("kind") == "storybook"]
+    storybooks = [d for d in corpus.documents if d.path in named_set and d.kind == "storybook"]
     return corpus, storybooks, problems

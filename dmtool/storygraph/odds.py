@@ -13,7 +13,7 @@ from dmtool.storygraph.build import Node, node_name
 from dmtool.storygraph.dice import COLOURS, pass_probability, requirement
 from dmtool.storygraph.local import where
 
-DEFAULT_SENTIENCE = {c: 1 for c in COLOURS}
+DEFAULT_SENTIENCE = dict.fromkeys(COLOURS, 1)
 
 
 @dataclass(frozen=True, slots=True)

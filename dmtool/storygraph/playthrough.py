@@ -54,7 +54,7 @@ from dmtool.storygraph.program import (
 class PlayOptions:
     runs: int
     seed: int = 0
-    sentience: Mapping[str, int] = field(default_factory=lambda: {c: 1 for c in COLOURS})
+    sentience: Mapping[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 1))
     goal: int = 40
     rounds: int = 10
     encounters_per_round: int = 3

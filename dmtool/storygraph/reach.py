@@ -29,8 +29,11 @@ def open_map(graph: StoryGraph, facts: Facts) -> dict[Node, tuple[Arc, ...]]:
     found: dict[Node, tuple[Arc, ...]] = {}
     for node, arcs in graph.arcs.items():
         if any(a.conditions for a in arcs):
-            arcs = tuple(a for a in arcs if not a.conditions or feasible(a.conditions, facts))
-        found[node] = arcs
+            found[node] = tuple(
+                a for a in arcs if not a.conditions or feasible(a.conditions, facts)
+            )
+        else:
+            found[node] = arcs
     graph.open_cache[id(facts)] = (facts, found)
     return found
 

@@ -108,8 +108,8 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
     value: dict[Node, list[float]] = {}
     # The stage is closed under its links, so its components are whole components of the
     # graph (an entrance that can never be passed may cut one: we keep its staged part).
-    for component in components(graph, facts):
-        component = [n for n in component if n in stage]
+    for whole_component in components(graph, facts):
+        component = [n for n in whole_component if n in stage]
         if not component:
             continue
         members = set(component)
@@ -135,7 +135,7 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
             value[node] = best
     starts = _starts(graph, solution)
     bounds = {}
-    for i, e in enumerate(ENDINGS):
+    for _i, e in enumerate(ENDINGS):
         hi, lo = names.index(f"max {e}"), names.index(f"min {e}")
         per_root = [value[s][hi] for s in starts if s in value]
         lowest = max((value[s][lo] for s in starts if s in value), default=0)

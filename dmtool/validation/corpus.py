@@ -9,7 +9,6 @@ After loading, `settle` reads each document as its author meant it (see as_meant
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 from collections import defaultdict
 from collections.abc import Iterator
@@ -18,7 +17,13 @@ from typing import Any
 
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import with_values
-from dmtool.validation.facts import NESTED_DEFINITIONS, DocumentFacts, Standing, extract_facts
+from dmtool.validation.facts import (
+    NESTED_DEFINITIONS,
+    DocumentFacts,
+    Standing,
+    facts_of,
+    walker_for,
+)
 from dmtool.validation.references import ReferenceWalker
 
 # Referable things that live as items of a list inside another kind's document:
@@ -68,7 +73,7 @@ class Corpus:
             for index, document in enumerate(documents):
                 fixes = [(ref.path, meant) for ref, meant in self._misspelt(document)]
                 if fixes:
-                    settled = dataclasses.replace(document, data=with_values(document.data, fixes))
+                    settled = document.read_as(with_values(document.data, fixes))
                     self._facts[id(settled)] = self.facts(document)
                     documents[index] = settled
         self._forget()
@@ -89,13 +94,13 @@ class Corpus:
         partial_by_kind: dict[str, list[SourceDocument]] = defaultdict(list)
         by_id: dict[tuple[str, str], SourceDocument] = {}
         for document in self.documents:
-            kind = document.data.get("kind")
+            kind = document.kind
             by_kind[kind].append(document)
-            doc_id = document.data.get("id")
+            doc_id = document.doc_id
             if isinstance(doc_id, str):
                 by_id.setdefault((kind, doc_id), document)
         for document in self.partial:
-            partial_by_kind[document.data.get("kind")].append(document)
+            partial_by_kind[document.kind].append(document)
         self._by_kind, self._partial_by_kind, self._by_id = by_kind, partial_by_kind, by_id
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
@@ -126,7 +131,7 @@ class Corpus:
         """A document's facts: given when it was added, else extracted now (trusted)."""
         found = self._facts.get(id(document))
         if found is None:
-            found = extract_facts(document.data, standing=Standing.TRUSTED, walker=self.walker())
+            found = facts_of(document, self.walker())
             if found is None:  # not a kind-tagged mapping; defines and refers to nothing
                 found = DocumentFacts(kind="", id=None, standing=Standing.TRUSTED)
             self._facts[id(document)] = found
@@ -134,12 +139,12 @@ class Corpus:
 
     def walker(self) -> ReferenceWalker | None:
         if self._walker is None and self.schemas is not None:
-            self._walker = ReferenceWalker(self.schemas)
+            self._walker = walker_for(self.schemas)
         return self._walker
 
     def ids(self, kind: str) -> list[str]:
         """Ids of documents of a kind, partial ones included."""
-        return [d.data["id"] for d in self.readable(kind) if isinstance(d.data.get("id"), str)]
+        return [d.doc_id for d in self.readable(kind) if isinstance(d.doc_id, str)]
 
     def defined(self, kind: str) -> set[str]:
         """Every id of a kind that any document defines (nested ones and partial included)."""

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from dmtool.loading import SourceDocument
 from dmtool.validation.references import Reference, ReferenceWalker
+from dmtool.validation.schemas import SchemaSet
 
 Parts = tuple[str | int, ...]
 
@@ -114,6 +116,45 @@ def parts_at(data: Any, pointer: str) -> Parts:
             parts.append(token)
             node = node.get(token) if isinstance(node, dict) else None
     return tuple(parts)
+
+
+# The memo under which a document keeps its facts (stored with the file in the check cache).
+FACTS_MEMO = "validation.facts/1"
+
+
+def walker_for(schemas: SchemaSet) -> ReferenceWalker:
+    """The schema set's reference walker (built once: it memoises what can hold references)."""
+    walker = schemas.derived.get("reference-walker")
+    if walker is None:
+        walker = schemas.derived["reference-walker"] = ReferenceWalker(schemas)
+    return walker  # type: ignore[no-any-return]
+
+
+def remember_facts(document: SourceDocument, facts: DocumentFacts) -> None:
+    """Keep a document's facts with it, as found when its file was checked."""
+    document.memos[FACTS_MEMO] = pack_facts(facts)
+    document.memos_changed = True
+
+
+def facts_of(document: SourceDocument, walker: ReferenceWalker | None) -> DocumentFacts | None:
+    """The facts remembered with a document; a document without them is taken as trusted."""
+    packed = document.memo(
+        FACTS_MEMO, lambda d: _packed_or_none(extract_facts(d.data, standing=Standing.TRUSTED,
+                                                            walker=walker)),
+        check=lambda value: value is None or is_packed_facts(value))
+    return None if packed is None else unpack_facts(packed)
+
+
+def _packed_or_none(facts: DocumentFacts | None) -> tuple[Any, ...] | None:
+    return None if facts is None else pack_facts(facts)
+
+
+def is_packed_facts(value: Any) -> bool:
+    """Shape check of packed facts read back from the cache."""
+    return (type(value) is tuple and len(value) == 8 and type(value[0]) is str
+            and (value[1] is None or type(value[1]) is str)
+            and value[2] in {s.value for s in Standing}
+            and all(type(part) is tuple for part in value[3:8]))
 
 
 def pack_facts(facts: DocumentFacts) -> tuple[Any, ...]:

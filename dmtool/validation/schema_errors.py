@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
-from dmtool.diagnostics.subjects import where
+from dmtool.diagnostics.subjects import subject, where
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import Move
 from dmtool.validation.key_placement import KeyPlacement
@@ -140,7 +140,7 @@ def _unknown_word(document: SourceDocument, error: Any, path: tuple[Any, ...]) -
         diagnose(
             code,
             document.locate(path + (word,), key=True),
-            f"unknown {noun} '{word}' in {_where(document, path)}",
+            f"unknown {noun} '{word}' in {subject(document.data, path)}",
             hint=did_you_mean(word, allowed),
         )
     ]

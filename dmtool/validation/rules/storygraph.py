@@ -8,7 +8,6 @@ on reachability is not judged, rather than judged wrongly.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -75,18 +74,17 @@ class ContextView:
         self.incomplete = False
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
-        found: list[SourceDocument] = []
-        for document in self._corpus.readable(kind):
-            trusted = self._corpus.trusted(document)
-            mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer
-            if not mine and kind != "round-trackers" and \
-                    self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
-                data = {**document.data, "wanderer": self._wanderer}
-                document, mine = dataclasses.replace(document, data=data), True
-            if mine and not trusted and not _roots_known(document.data, kind):
-                self.incomplete = True
-            found.append(document)
-        return found
+        return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
+
+    def _as_mine(self, document: SourceDocument, kind: str) -> SourceDocument:
+        """The document, read as this wanderer's when its wanderer cannot be read."""
+        mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer
+        read = document
+        if not mine and self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
+            read, mine = document.read_as({**document.data, "wanderer": self._wanderer}), True
+        if mine and not self._corpus.trusted(document) and not _roots_known(read.data, kind):
+            self.incomplete = True
+        return read
 
 
 def _roots_known(data: dict[str, Any], kind: str) -> bool:

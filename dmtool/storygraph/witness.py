@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dmtool.model.describe import describe_condition, plain
 from dmtool.model.storybook import ENDINGS, Step
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root, node_name
-from dmtool.storygraph.conditions import describe
 from dmtool.storygraph.reach import Parents, open_arcs, search
 
 
@@ -32,7 +32,7 @@ class Witness:
 def witnesses(analysis: Analysis) -> list[Witness]:
     graph, solution = analysis.graph, analysis.solution
     found: list[Witness] = []
-    stage = search(graph, [r.node for r in graph.stage_roots], solution.facts)
+    stage = search(graph, graph.stage_roots, solution.facts)
     for letter, ending in graph.storybook.endings.items():
         scoring = _first_scoring(analysis, stage, ENDINGS.index(letter))
         if scoring is not None:
@@ -41,7 +41,7 @@ def witnesses(analysis: Analysis) -> list[Witness]:
                 Witness(letter, "score", None, *_trace(graph.stage_roots, stage, node, arc))
             )
         roots = graph.finale_roots.get(letter, [])
-        parents = search(graph, [r.node for r in roots], solution.facts)
+        parents = search(graph, roots, solution.facts)
         for conclusion in ending.conclusions:
             if conclusion.entry in parents:
                 found.append(
@@ -80,13 +80,16 @@ def _trace(
 
 
 def describe_step(step: Step) -> str:
+    """The decision in words, conditions whole ('if you hold the coda card The Wheel Turned');
+    an `else` side reads as its condition negated, so both sides start with 'if '."""
     if step.kind in ("pass", "fail"):
         return f"test {'passes' if step.kind == 'pass' else 'fails'}"
     if step.kind == "option":
         return f"choose '{step.label}'"
     if step.kind in ("then", "else"):
-        text = describe(step.condition) if step.condition is not None else "?"
-        return f"if {text}" if step.kind == "then" else f"unless {text}"
+        if step.condition is None:
+            return "if the condition holds" if step.kind == "then" else "if it does not hold"
+        return "if " + plain(describe_condition(step.condition, negated=step.kind == "else"))
     return "take the optional effects" if step.kind == "take" else "skip the optional effects"
 
 

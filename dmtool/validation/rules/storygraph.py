@@ -76,6 +76,11 @@ class ContextView:
     def of_kind(self, kind: str) -> list[SourceDocument]:
         return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
 
+    @property
+    def documents(self) -> list[SourceDocument]:
+        """Every readable document (the context scans them all for sentience changes)."""
+        return self._corpus.documents + self._corpus.partial
+
     def _as_mine(self, document: SourceDocument, kind: str) -> SourceDocument:
         """The document, read as this wanderer's when its wanderer cannot be read."""
         mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer

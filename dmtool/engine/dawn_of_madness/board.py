@@ -29,7 +29,7 @@ class Board:
     paths: list[tuple[int, int]] = field(default_factory=grid_paths)
     _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
     _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
-    _within: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False,
+    _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False,
                                                       compare=False)
 
     def __post_init__(self) -> None:
@@ -58,14 +58,23 @@ class Board:
         """Paths walked from a to b, or None when no path joins them."""
         return self._dist[a].get(b)
 
+    def distances(self, shard: int) -> dict[int, int]:
+        """Paths walked from `shard` to every shard joined to it (shared: do not change)."""
+        return self._dist[shard]
+
     def within(self, shard: int, spaces: int) -> list[int]:
-        """Shards at distance 1..spaces, nearest first then by number (a fresh list; the
-        paths never change, so the answer is worked out once per shard and range)."""
+        """Shards at distance 1..spaces, nearest first then by number (a fresh list)."""
+        return list(self.around(shard, spaces))
+
+    def around(self, shard: int, spaces: int) -> tuple[int, ...]:
+        """As `within`, shared: the paths never change, so the answer is worked out once
+        per shard and range."""
         key = (shard, spaces)
-        if key not in self._within:
-            found = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
-            self._within[key] = [n for _, n in sorted(found)]
-        return list(self._within[key])
+        found = self._within.get(key)
+        if found is None:
+            near = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
+            found = self._within[key] = tuple(n for _, n in sorted(near))
+        return found
 
     def steps_toward(self, here: int, target: int) -> list[int]:
         """Neighbours of `here` that lie on a shortest path to `target`."""

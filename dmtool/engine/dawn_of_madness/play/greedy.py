@@ -4,10 +4,14 @@ and walk toward the abomination or the nearest open encounter; take help when of
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any
 
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.candidates import Items, Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.state import GameState
 
@@ -15,45 +19,72 @@ KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "exi
               "domain": 50, "search": 45, "component": 30, "move": 20, "trade": -5,
               "pass": 0}
 YES = ("defend", "spend_domains", "discard_cards", "may")
+Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
+
+
+def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
+    """The menu's candidates, best first, each Action built only when it is reached."""
+    blocks = menu.blocks
+    best = _order(state, catalog, [(b.section.kind, b.wanderer, b.items,
+                                    0.0 if b.card is None else 1.0) for b in blocks])
+    starts = list(accumulate((len(b.items) for b in blocks), initial=0))
+    for flat in best:
+        index = bisect_right(starts, flat) - 1
+        yield blocks[index].action(flat - starts[index])
 
 
 def rank(state: GameState, catalog: Catalog, actions: list[Action]) -> list[Action]:
-    """The candidates, best first (ties keep the engine's order: the sort is stable).
+    """A list of candidates, best first (ties keep the list's order)."""
+    return [actions[i] for i in _order(state, catalog, [_group(a) for a in actions])]
 
-    This runs for every decision of every greedy game over some fifty candidates, most of
-    them moves: each wanderer's place and goal are looked up once, not once per move."""
-    board = catalog.board
-    goals: dict[int, int | None] = {}
+
+def _group(action: Action) -> Group:
+    """One listed action as a group of one raw item (a support card's action ranks as
+    the action it grants, plus one)."""
+    kind, args = action.kind, action.args if isinstance(action.args, dict) else {}
+    bonus = 0.0
+    if kind == "support":
+        inner = [k for k in args if k != "card"]
+        kind, bonus = inner[0], 1.0
+        args = args[kind] if isinstance(args[kind], dict) else {}
+    item = (args.get("to") if kind == "move" else
+            (args.get("monster", ""), None) if kind == "attack" else None)
+    return kind, action.wanderer, (item,), bonus
+
+
+def _order(state: GameState, catalog: Catalog, groups: list[Group]) -> list[int]:
+    """Flat indices of the groups' items, best value first; ties keep their order (the
+    sort is stable). A decision ranks some fifty candidates, most of them moves: values
+    are worked out a group at a time, and each wanderer's place and goal once."""
     places: dict[str | None, tuple[int, int | None] | None] = {}
+    goals: dict[int, int | None] = {}
     values: list[float] = []
-    for action in actions:
-        kind, args = action.kind, action.args if isinstance(action.args, dict) else {}
-        bonus = 0.0
-        if kind == "support":
-            inner = [k for k in args if k != "card"]
-            kind, args, bonus = inner[0], args[inner[0]], 1.0
-        value = KIND_VALUE.get(kind, 10) + bonus
-        if kind == "attack" or kind == "move":
-            who = action.wanderer
-            if who not in places:
-                places[who] = _place(state, catalog, who, goals)
-            place = places[who]
-            if place is not None:
-                here, goal = place
-                if kind == "attack":
-                    m = state.monsters.get(args.get("monster", ""))
-                    far = board.distance(here, m.shard) if m else None
-                    value -= 10 * (far or 0)
-                else:
-                    to = args.get("to")
-                    if goal is not None and isinstance(to, int):
-                        before, after = board.distance(here, goal), board.distance(to, goal)
-                        value += 10 * ((before or 0) - (after or 0))
-                    else:
-                        value -= 5
-        values.append(value)
-    order = sorted(range(len(actions)), key=values.__getitem__, reverse=True)
-    return [actions[i] for i in order]
+    for kind, who, items, bonus in groups:
+        base = KIND_VALUE.get(kind, 10) + bonus
+        if kind != "move" and kind != "attack":
+            values += [base] * len(items)
+            continue
+        if who not in places:
+            places[who] = _place(state, catalog, who, goals)
+        place = places[who]
+        if place is None:
+            values += [base] * len(items)
+        elif kind == "attack":
+            values += [base - 10 * _distance(state, catalog, place[0], mid) for mid, _ in items]
+        elif place[1] is None:
+            values += [base - 5] * len(items)
+        else:
+            here, goal = place
+            row = catalog.board.distances(goal)  # distances are symmetric
+            before = row.get(here) or 0
+            values += [base + 10 * (before - (row.get(to) or 0)) if isinstance(to, int)
+                       else base - 5 for to in items]
+    return sorted(range(len(values)), key=values.__getitem__, reverse=True)
+
+
+def _distance(state: GameState, catalog: Catalog, here: int, monster: str) -> int:
+    m = state.monsters.get(monster)
+    return (catalog.board.distance(here, m.shard) or 0) if m is not None else 0
 
 
 def _place(state: GameState, catalog: Catalog, who: str | None,

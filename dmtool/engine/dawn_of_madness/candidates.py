@@ -1,0 +1,233 @@
+"""The actions worth trying for the active characters, before the legality checks.
+
+A decision tests only a few candidates (the random player draws a kind, then an action of
+it; the greedy player ranks plain values and tests the best), so the menu lists them as
+blocks of raw items (a move's destination, a card id) and builds an Action, with its
+argument mapping, only for a candidate someone looks at. `Menu.actions()` is the whole
+list, in the order the engine has always listed it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, domain_text
+from dmtool.engine.dawn_of_madness.legacy import consumables
+from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
+
+Entry = tuple[str, str | None, Any]  # (kind, wanderer, args): an Action not built yet
+Items = tuple[Any, ...]
+
+
+class Section(NamedTuple):
+    """Part of a wanderer's listing: one kind, its raw items, each item's arguments, and
+    whether it has any items (cheaper than listing them; None: it always has one)."""
+
+    kind: str
+    items: Callable[[GameState, Catalog, Wanderer], Items]
+    args: Callable[[Any], Any]
+    present: Callable[[GameState, Catalog, Wanderer], bool] | None = None
+
+
+def _one(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return (None,)
+
+
+def _no_args(item: Any) -> dict[str, Any]:
+    return {}
+
+
+def _card(item: Any) -> dict[str, Any]:
+    return {"card": item}
+
+
+def _destinations(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return catalog.board.around(w.shard or 0, MAX_RANGE)
+
+
+def _can_move(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(catalog.board.around(w.shard or 0, MAX_RANGE))
+
+
+def _to(item: Any) -> dict[str, Any]:
+    return {"to": item}
+
+
+def _encounter_cards(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(state.shards[w.shard or 0].cards)
+
+
+def _any_encounter_card(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(state.shards[w.shard or 0].cards)
+
+
+def _rifts(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple((m.id, domain_text(rift))
+                 for m in state.monsters.values() for rift in dict.fromkeys(m.rifts))
+
+
+def _any_rift(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return any(m.rifts for m in state.monsters.values())
+
+
+def _rift(item: Any) -> dict[str, Any]:
+    return {"monster": item[0], "rift": item[1]}
+
+
+def _partners(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(o for o in state.wanderers if o != w.id)
+
+
+def _any_partner(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return len(state.wanderers) > 1
+
+
+def _trade(item: Any) -> dict[str, Any]:
+    return {"with": item, "give": [], "take": []}
+
+
+def _existence_deck(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(w.existence_deck)
+
+
+def _can_buy(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(w.existence_deck)
+
+
+def _consumables(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(consumables(state, catalog, w)) if state.legacy.get(w.id) else ()
+
+
+def _any_consumable(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(state.legacy.get(w.id)) and bool(consumables(state, catalog, w))
+
+
+def _held_cards(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return (*w.existence_cards, *w.domain_cards)
+
+
+def _any_held(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(w.existence_cards or w.domain_cards)
+
+
+# A wanderer's candidates in listing order. A kind may have several sections (plain
+# encounter first, encounter cards after the moves). Support actions come last: each
+# face-up support card offers again the candidates of the kind it grants.
+SECTIONS: tuple[Section, ...] = (
+    Section("pass", _one, _no_args), Section("domain", _one, _no_args),
+    Section("search", _one, _no_args), Section("encounter", _one, _no_args),
+    Section("confront", _one, _no_args), Section("move", _destinations, _to, _can_move),
+    Section("encounter", _encounter_cards, _card, _any_encounter_card),
+    Section("attack", _rifts, _rift, _any_rift),
+    Section("trade", _partners, _trade, _any_partner),
+    Section("existence", _existence_deck, _card, _can_buy),
+    Section("legacy", _consumables, _card, _any_consumable),
+    Section("component", _held_cards, _card, _any_held),
+)
+SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
+
+
+class Block(NamedTuple):
+    """The candidates one section gives one wanderer (through a support card, if named)."""
+
+    wanderer: str
+    section: Section
+    items: Items
+    card: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "support" if self.card is not None else self.section.kind
+
+    def entry(self, index: int) -> Entry:
+        args = self.section.args(self.items[index])
+        if self.card is None:
+            return self.section.kind, self.wanderer, args
+        return "support", self.wanderer, {"card": self.card, self.section.kind: args}
+
+    def action(self, index: int) -> Action:
+        return Action(*self.entry(index))
+
+
+def support_offers(state: GameState, catalog: Catalog) -> list[tuple[str, str]]:
+    """(card, kind of action it grants) of each face-up support card, in play order."""
+    offers = catalog.support_cards
+    granted = [(card, offers.get(card, {}).get("action"))
+               for card, up in state.support.items() if up]
+    return [(card, kind) for card, kind in granted if kind in SECTION_KINDS]
+
+
+def wanderer_blocks(state: GameState, catalog: Catalog, w: Wanderer,
+                    offers: list[tuple[str, str]]) -> list[Block]:
+    """One wanderer's non-empty blocks, in listing order."""
+    blocks = [Block(w.id, section, items) for section in SECTIONS
+              if (items := section.items(state, catalog, w))]
+    for card, granted in offers:
+        blocks += [Block(w.id, b.section, b.items, card)
+                   for b in blocks if b.card is None and b.section.kind == granted]
+    return blocks
+
+
+def wanderer_kinds(state: GameState, catalog: Catalog, w: Wanderer,
+                   offers: list[tuple[str, str]]) -> list[str]:
+    """The kinds of a wanderer's non-empty blocks, in order of first appearance (without
+    listing any of them)."""
+    kinds = list(dict.fromkeys(section.kind for section in SECTIONS
+                               if section.present is None or section.present(state, catalog, w)))
+    if any(granted in kinds for _, granted in offers):
+        kinds.append("support")
+    return kinds
+
+
+class Menu:
+    """The candidates of the active characters: a monster's turn for each active monster,
+    or each active wanderer's actions worth trying (listed when first asked for)."""
+
+    __slots__ = ("_blocks", "activations", "catalog", "offers", "state", "wanderers")
+
+    def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
+        self.state, self.catalog = state, catalog
+        self.activations = [Action("activate", None, {"monster": cid})
+                            for cid in active if cid in state.monsters]
+        self.wanderers = [state.wanderers[cid] for cid in active if cid not in state.monsters]
+        self.offers = support_offers(state, catalog) if self.wanderers else []
+        self._blocks: list[Block] | None = None
+
+    @property
+    def blocks(self) -> list[Block]:
+        """Every non-empty block, in listing order."""
+        if self._blocks is None:
+            self._blocks = [block for w in self.wanderers for block in
+                            wanderer_blocks(self.state, self.catalog, w, self.offers)]
+        return self._blocks
+
+    def kinds(self) -> list[str]:
+        """Wanderer action kinds with a candidate, in order of first appearance."""
+        found: dict[str, None] = {}
+        for w in self.wanderers:
+            found.update(dict.fromkeys(wanderer_kinds(self.state, self.catalog, w, self.offers)))
+        return list(found)
+
+    def of_kind(self, kind: str) -> list[Entry]:
+        """The candidates of one kind, in listing order (a fresh list)."""
+        state, catalog = self.state, self.catalog
+        out: list[Entry] = []
+        for w in self.wanderers:
+            if kind == "support":
+                blocks = [Block(w.id, section, items, card) for card, granted in self.offers
+                          for section in SECTIONS if section.kind == granted
+                          if (items := section.items(state, catalog, w))]
+            else:
+                blocks = [Block(w.id, section, items) for section in SECTIONS
+                          if section.kind == kind
+                          if (items := section.items(state, catalog, w))]
+            out += [block.entry(i) for block in blocks for i in range(len(block.items))]
+        return out
+
+    def actions(self) -> list[Action]:
+        """Every candidate, in listing order: monsters' turns, then wanderer actions."""
+        return self.activations + [block.action(i) for block in self.blocks
+                                   for i in range(len(block.items))]

@@ -76,23 +76,20 @@ def check(state: GameState, catalog: Catalog, action: Action, *,
 def verdict(state: GameState, catalog: Catalog, action: Action, *,
             active: list[str] | None = None) -> Verdict:
     """The action's plan if it is legal now, else the rejection (returned, not raised)."""
-    w = _actor(state, action, active)
+    w = acting_wanderer(state, action.wanderer, active)
     if isinstance(w, Reject):
         return w
-    if action.kind == "support":
-        return _check_support(state, catalog, w, action)
-    plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
-    if isinstance(plan, Reject):
-        return plan
-    return _pay(w, plan, action.pay) or plan
+    return wanderer_verdict(state, catalog, w, action)
 
 
-def _actor(state: GameState, action: Action, active: list[str] | None) -> Wanderer | Reject:
+def acting_wanderer(state: GameState, wid: str | None,
+                    active: list[str] | None) -> Wanderer | Reject:
+    """The wanderer, if they may act now at all (whatever the action)."""
     if state.outcome != "ongoing":
         return Reject("stage_over", "The stage is over.")
-    w = state.wanderers.get(action.wanderer or "")
+    w = state.wanderers.get(wid or "")
     if w is None:
-        return Reject("unknown_wanderer", f"There is no wanderer '{action.wanderer}'.")
+        return Reject("unknown_wanderer", f"There is no wanderer '{wid}'.")
     if state.phase != "action":
         return Reject("wrong_phase", f"Wanderer actions happen in the action phase, not the "
                       f"{state.phase} phase.")
@@ -103,10 +100,20 @@ def _actor(state: GameState, action: Action, active: list[str] | None) -> Wander
     if w.id not in active:
         return Reject("not_your_turn", f"{w.id} is not the active character; the track has "
                       f"{', '.join(active) or 'nobody'} next.")
+    return w
+
+
+def wanderer_verdict(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Verdict:
+    """The verdict on an action of a wanderer who may act now (see `acting_wanderer`)."""
     if w.trapped and action.kind not in ("encounter", "pass"):
         return Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
                       f"{w.trapped['entry']} (or pass).")
-    return w
+    if action.kind == "support":
+        return _check_support(state, catalog, w, action)
+    plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
+    if isinstance(plan, Reject):
+        return plan
+    return _pay(w, plan, action.pay) or plan
 
 
 def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Verdict:

@@ -38,7 +38,20 @@ class Board:
             adj[a].add(b)
             adj[b].add(a)
         self._adj = {n: sorted(v) for n, v in adj.items()}
-        self._dist = {n: self._bfs(n) for n in SHARDS}
+        if not self._dist:
+            self._dist = {n: self._bfs(n) for n in SHARDS}
+
+    @classmethod
+    def grid(cls, layout: list[int], *, width: int = 4) -> Board:
+        """The board of `grid_paths(layout)` when the layout fills the grid: every path is
+        there, so a distance is rows plus columns apart, with no search (a balance run
+        builds one board per game)."""
+        if sorted(layout) != list(SHARDS) or len(layout) % width:
+            return cls(grid_paths(layout, width=width))
+        cells = {shard: divmod(i, width) for i, shard in enumerate(layout)}
+        dist = {a: {b: abs(ra - rb) + abs(ca - cb) for b, (rb, cb) in cells.items()}
+                for a, (ra, ca) in cells.items()}
+        return cls(grid_paths(layout, width=width), _dist=dist)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}

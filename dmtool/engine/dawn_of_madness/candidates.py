@@ -10,6 +10,7 @@ list, in the order the engine has always listed it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from dmtool.engine.dawn_of_madness.actions import Action
@@ -130,104 +131,100 @@ SECTIONS: tuple[Section, ...] = (
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
 
 
-class Block(NamedTuple):
-    """The candidates one section gives one wanderer (through a support card, if named)."""
+class Slot(NamedTuple):
+    """A block of candidates before it is listed: whose, which section (its index in
+    SECTIONS), and the support card granting it again (None: the wanderer's own)."""
 
     wanderer: str
-    section: Section
-    items: Items
+    section: int
     card: str | None = None
 
     @property
     def kind(self) -> str:
-        return "support" if self.card is not None else self.section.kind
-
-    def entry(self, index: int) -> Entry:
-        args = self.section.args(self.items[index])
-        if self.card is None:
-            return self.section.kind, self.wanderer, args
-        return "support", self.wanderer, {"card": self.card, self.section.kind: args}
-
-    def action(self, index: int) -> Action:
-        return Action(*self.entry(index))
+        return "support" if self.card is not None else SECTIONS[self.section].kind
 
 
-def support_offers(state: GameState, catalog: Catalog) -> list[tuple[str, str]]:
+def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
     """(card, kind of action it grants) of each face-up support card, in play order."""
     offers = catalog.support_cards
     granted = [(card, offers.get(card, {}).get("action"))
                for card, up in state.support.items() if up]
-    return [(card, kind) for card, kind in granted if kind in SECTION_KINDS]
+    return tuple((card, kind) for card, kind in granted if kind in SECTION_KINDS)
 
 
-def wanderer_blocks(state: GameState, catalog: Catalog, w: Wanderer,
-                    offers: list[tuple[str, str]]) -> list[Block]:
-    """One wanderer's non-empty blocks, in listing order."""
-    blocks = [Block(w.id, section, items) for section in SECTIONS
-              if (items := section.items(state, catalog, w))]
-    for card, granted in offers:
-        blocks += [Block(w.id, b.section, b.items, card)
-                   for b in blocks if b.card is None and b.section.kind == granted]
-    return blocks
-
-
-def wanderer_kinds(state: GameState, catalog: Catalog, w: Wanderer,
-                   offers: list[tuple[str, str]]) -> list[str]:
-    """The kinds of a wanderer's non-empty blocks, in order of first appearance (without
-    listing any of them)."""
-    kinds = list(dict.fromkeys(section.kind for section in SECTIONS
-                               if section.present is None or section.present(state, catalog, w)))
-    if any(granted in kinds for _, granted in offers):
-        kinds.append("support")
-    return kinds
+@lru_cache(maxsize=256)
+def slots_for(wanderers: tuple[str, ...],
+              offers: tuple[tuple[str, str], ...]) -> tuple[Slot, ...]:
+    """The listing's slots in order: each wanderer's sections, then what its support cards
+    grant (each granted section again, card by card). The same few combinations come back
+    all game long, so they are worked out once."""
+    out: list[Slot] = []
+    for wid in wanderers:
+        out += [Slot(wid, i) for i in range(len(SECTIONS))]
+        out += [Slot(wid, i, card) for card, granted in offers
+                for i, section in enumerate(SECTIONS) if section.kind == granted]
+    return tuple(out)
 
 
 class Menu:
     """The candidates of the active characters: a monster's turn for each active monster,
-    or each active wanderer's actions worth trying (listed when first asked for)."""
+    or each active wanderer's actions worth trying, listed a section at a time."""
 
-    __slots__ = ("_blocks", "activations", "catalog", "offers", "state", "wanderers")
+    __slots__ = ("activations", "catalog", "listed", "slots", "state")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
         self.activations = [Action("activate", None, {"monster": cid})
                             for cid in active if cid in state.monsters]
-        self.wanderers = [state.wanderers[cid] for cid in active if cid not in state.monsters]
-        self.offers = support_offers(state, catalog) if self.wanderers else []
-        self._blocks: list[Block] | None = None
+        wanderers = tuple(cid for cid in active if cid not in state.monsters)
+        self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
+        self.listed: dict[tuple[str, int], Items] = {}
 
-    @property
-    def blocks(self) -> list[Block]:
-        """Every non-empty block, in listing order."""
-        if self._blocks is None:
-            self._blocks = [block for w in self.wanderers for block in
-                            wanderer_blocks(self.state, self.catalog, w, self.offers)]
-        return self._blocks
+    def items(self, slot: Slot) -> Items:
+        """The slot's raw items (a support slot shares its section's)."""
+        key = (slot.wanderer, slot.section)
+        found = self.listed.get(key)
+        if found is None:
+            w = self.state.wanderers[slot.wanderer]
+            found = self.listed[key] = SECTIONS[slot.section].items(self.state, self.catalog, w)
+        return found
+
+    def present(self, slot: Slot) -> bool:
+        """Whether the slot has any candidate (without listing it when that is cheaper)."""
+        section = SECTIONS[slot.section]
+        if section.present is None:
+            return True
+        listed = self.listed.get((slot.wanderer, slot.section))
+        if listed is not None:
+            return bool(listed)
+        return section.present(self.state, self.catalog, self.state.wanderers[slot.wanderer])
+
+    def entry(self, slot: Slot, item: Any) -> Entry:
+        """The candidate one of the slot's raw items stands for."""
+        section = SECTIONS[slot.section]
+        args = section.args(item)
+        if slot.card is None:
+            return section.kind, slot.wanderer, args
+        return "support", slot.wanderer, {"card": slot.card, section.kind: args}
+
+    def action(self, slot: Slot, item: Any) -> Action:
+        return Action(*self.entry(slot, item))
 
     def kinds(self) -> list[str]:
         """Wanderer action kinds with a candidate, in order of first appearance."""
         found: dict[str, None] = {}
-        for w in self.wanderers:
-            found.update(dict.fromkeys(wanderer_kinds(self.state, self.catalog, w, self.offers)))
+        for slot in self.slots:
+            kind = slot.kind
+            if kind not in found and self.present(slot):
+                found[kind] = None
         return list(found)
 
     def of_kind(self, kind: str) -> list[Entry]:
         """The candidates of one kind, in listing order (a fresh list)."""
-        state, catalog = self.state, self.catalog
-        out: list[Entry] = []
-        for w in self.wanderers:
-            if kind == "support":
-                blocks = [Block(w.id, section, items, card) for card, granted in self.offers
-                          for section in SECTIONS if section.kind == granted
-                          if (items := section.items(state, catalog, w))]
-            else:
-                blocks = [Block(w.id, section, items) for section in SECTIONS
-                          if section.kind == kind
-                          if (items := section.items(state, catalog, w))]
-            out += [block.entry(i) for block in blocks for i in range(len(block.items))]
-        return out
+        return [self.entry(slot, item) for slot in self.slots if slot.kind == kind
+                for item in self.items(slot)]
 
     def actions(self) -> list[Action]:
         """Every candidate, in listing order: monsters' turns, then wanderer actions."""
-        return self.activations + [block.action(i) for block in self.blocks
-                                   for i in range(len(block.items))]
+        return self.activations + [self.action(slot, item) for slot in self.slots
+                                   for item in self.items(slot)]

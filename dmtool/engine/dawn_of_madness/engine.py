@@ -13,9 +13,11 @@ from dmtool.engine.dawn_of_madness import conditions, health, monsters, phases, 
 from dmtool.engine.dawn_of_madness.actions import (
     SYSTEM_ACTIONS,
     Action,
+    acting_wanderer,
     check,
     parse_action,
     verdict,
+    wanderer_verdict,
 )
 from dmtool.engine.dawn_of_madness.candidates import Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
@@ -26,25 +28,29 @@ from dmtool.engine.dawn_of_madness.errors import Reject
 from dmtool.engine.dawn_of_madness.finale import wrap_up
 from dmtool.engine.dawn_of_madness.perform import perform
 from dmtool.engine.dawn_of_madness.registry import RULES
-from dmtool.engine.dawn_of_madness.state import GameState
+from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.turns import active_characters
+
+SYSTEM_STEPS = frozenset(SYSTEM_ACTIONS)
 
 
 def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,
-          dice: DiceSource, policy: Policy, in_place: bool = False) -> Applied | Rejected:
+          dice: DiceSource, policy: Policy, in_place: bool = False,
+          step: int | None = None) -> Applied | Rejected:
     """Resolve one action on a private copy of `state`; the given state is never changed.
 
     Dice and policy are asked as the rules need them; a rejection leaves no trace in the
     state (a scripted source that was read from should be rolled back by the caller).
     `in_place` skips the copy for callers that never look at the old state again (a game
     loop that treats any rejection as fatal): the state is then changed, even if rejected.
+    `step` tags every event with a game loop's step number (see `Context.step`).
     """
     try:
         if not isinstance(action, Action):
             action = parse_action(action)
         work = state if in_place else state.clone()
-        ctx = Ctx(work, catalog, dice, policy)
-        if action.kind in SYSTEM_ACTIONS:
+        ctx = Ctx(work, catalog, dice, policy, step=step)
+        if action.kind in SYSTEM_STEPS:
             RULES.steps[action.kind](ctx, action)
         else:
             plan = check(work, catalog, action)
@@ -60,6 +66,26 @@ def is_legal(state: GameState, catalog: Catalog, action: Action, *,
              active: list[str] | None = None) -> bool:
     """Whether a wanderer action passes every check now (no dice are rolled)."""
     return not isinstance(verdict(state, catalog, action, active=active), Reject)
+
+
+class Legality:
+    """`is_legal` for the many candidates of one decision: the checks on who acts (stage,
+    phase, turn) are made once per wanderer, not once per candidate."""
+
+    __slots__ = ("active", "actors", "catalog", "state")
+
+    def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
+        self.state, self.catalog, self.active = state, catalog, active
+        self.actors: dict[str | None, Wanderer | Reject] = {}
+
+    def __call__(self, action: Action) -> bool:
+        w = self.actors.get(action.wanderer)
+        if w is None:
+            w = self.actors[action.wanderer] = acting_wanderer(self.state, action.wanderer,
+                                                               self.active)
+        if isinstance(w, Reject):
+            return False
+        return not isinstance(wanderer_verdict(self.state, self.catalog, w, action), Reject)
 
 
 def legal_actions(state: GameState, catalog: Catalog) -> list[Action]:

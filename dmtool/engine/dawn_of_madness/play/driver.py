@@ -13,7 +13,7 @@ from dmtool.engine.dawn_of_madness.candidates import Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.context import Event
 from dmtool.engine.dawn_of_madness.dice import SeededDice
-from dmtool.engine.dawn_of_madness.engine import Applied, apply, is_legal
+from dmtool.engine.dawn_of_madness.engine import Applied, Legality, apply
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.newgame import (
     NewGame,
@@ -66,9 +66,7 @@ def next_action(state: GameState, catalog: Catalog, chooser: Player) -> Action:
     monsters = menu.activations
     if monsters:  # a tie among monsters on the track: the players pick which acts
         return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
-
-    def legal(action: Action) -> bool:
-        return is_legal(state, catalog, action, active=active)
+    legal = Legality(state, catalog, active)
 
     if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`
         return chooser.choose_from(state, catalog, menu, legal)  # type: ignore[attr-defined]
@@ -100,18 +98,17 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
             action = next_action(state, catalog, chooser)
         recorder.answers = []
         done = apply(state, catalog, action, dice=dice, policy=recorder,
-                     in_place=not keep_states)
+                     in_place=not keep_states, step=count)
         if not isinstance(done, Applied):
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
                               f"{done.code} ({done.message})")
         state = done.state
         if keep_record:
             record["steps"].append({"action": action.to_dict(), "answers": recorder.answers})
-        for event in done.events:
-            tagged = {"step": count, **event}
-            log.append(tagged)
-            if on_event is not None:
-                on_event(tagged)
+        log += done.events  # each already tagged with this step
+        if on_event is not None:
+            for event in done.events:
+                on_event(event)
         if keep_states:
             states.append(state)
         if state.game_over:

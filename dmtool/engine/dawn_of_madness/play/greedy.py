@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
-from dmtool.engine.dawn_of_madness.candidates import Items, Menu
+from dmtool.engine.dawn_of_madness.candidates import SECTIONS, Items, Menu, Slot
 from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE
 from dmtool.engine.dawn_of_madness.state import GameState
 
 KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "existence": 70,
@@ -20,17 +22,46 @@ KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "exi
               "pass": 0}
 YES = ("defend", "spend_domains", "discard_cards", "may")
 Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
+VARIABLE = ("move", "attack")  # the kinds whose value depends on where things are
 
 
 def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
-    """The menu's candidates, best first, each Action built only when it is reached."""
-    blocks = menu.blocks
-    best = _order(state, catalog, [(b.section.kind, b.wanderer, b.items,
-                                    0.0 if b.card is None else 1.0) for b in blocks])
-    starts = list(accumulate((len(b.items) for b in blocks), initial=0))
+    """The menu's candidates, best first, each Action built only when it is reached.
+
+    The order is exactly a stable sort of the whole listing by value, found lazily: the
+    candidates of kinds worth more than any move or attack can score come first and need
+    no ranking; the rest are ranked only when none of those is legal (about half the
+    decisions)."""
+    first, rest = _plan(menu.slots)
+    for slot in first:
+        for item in menu.items(slot):
+            yield menu.action(slot, item)
+    blocks = [(slot, items) for slot in rest if (items := menu.items(slot))]
+    best = _order(state, catalog, [(SECTIONS[slot.section].kind, slot.wanderer, items,
+                                    0.0 if slot.card is None else 1.0)
+                                   for slot, items in blocks])
+    starts = list(accumulate((len(items) for _, items in blocks), initial=0))
     for flat in best:
         index = bisect_right(starts, flat) - 1
-        yield blocks[index].action(flat - starts[index])
+        slot, items = blocks[index]
+        yield menu.action(slot, items[flat - starts[index]])
+
+
+@lru_cache(maxsize=256)
+def _plan(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+    """The slots whose constant value beats the best a move or an attack can score, best
+    first (ties in listing order), and the other slots in listing order."""
+    values = [KIND_VALUE.get(SECTIONS[s.section].kind, 10) + (s.card is not None)
+              for s in slots]
+    variable = [i for i, s in enumerate(slots) if SECTIONS[s.section].kind in VARIABLE]
+    # A move ends at most MAX_RANGE spaces nearer its goal (10 points a space); an attack
+    # only loses points with distance.
+    bound = max((values[i] + (10 * MAX_RANGE if SECTIONS[slots[i].section].kind == "move"
+                              else 0) for i in variable), default=float("-inf"))
+    first = sorted((i for i in range(len(slots)) if i not in variable and values[i] > bound),
+                   key=lambda i: -values[i])
+    return (tuple(slots[i] for i in first),
+            tuple(s for i, s in enumerate(slots) if i not in first))
 
 
 def rank(state: GameState, catalog: Catalog, actions: list[Action]) -> list[Action]:
@@ -70,7 +101,10 @@ def _order(state: GameState, catalog: Catalog, groups: list[Group]) -> list[int]
         if place is None:
             values += [base] * len(items)
         elif kind == "attack":
-            values += [base - 10 * _distance(state, catalog, place[0], mid) for mid, _ in items]
+            row = catalog.board.distances(place[0])
+            monsters = state.monsters
+            values += [base - 10 * (row.get(monsters[mid].shard) or 0) if mid in monsters
+                       else base for mid, _ in items]
         elif place[1] is None:
             values += [base - 5] * len(items)
         else:
@@ -80,11 +114,6 @@ def _order(state: GameState, catalog: Catalog, groups: list[Group]) -> list[int]
             values += [base + 10 * (before - (row.get(to) or 0)) if isinstance(to, int)
                        else base - 5 for to in items]
     return sorted(range(len(values)), key=values.__getitem__, reverse=True)
-
-
-def _distance(state: GameState, catalog: Catalog, here: int, monster: str) -> int:
-    m = state.monsters.get(monster)
-    return (catalog.board.distance(here, m.shard) or 0) if m is not None else 0
 
 
 def _place(state: GameState, catalog: Catalog, who: str | None,
@@ -100,21 +129,22 @@ def _place(state: GameState, catalog: Catalog, who: str | None,
 
 def _goal(state: GameState, catalog: Catalog, here: int) -> int | None:
     """The abomination's shard while it lives, else the nearest shard with an encounter the
-    wanderers can still enter."""
+    wanderers can still enter (the lowest number among the nearest)."""
     abomination = state.monsters.get(state.abomination or "")
     if abomination is not None and state.stage == "wanderer":
         return abomination.shard
-    open_: list[int] = []
+    entries = catalog.encounter_entries(state.stage, state.ending)
+    row = catalog.board.distances(here)
+    best: tuple[int, int] | None = None
     for n, shard in state.shards.items():
-        if shard.has("void"):
+        tokens = shard.tokens
+        if tokens.get("void", 0) > 0:
             continue
-        entry = (catalog.finale_entry(n, state.ending) if state.stage == "finale"
-                 else catalog.shard_entry(n))
-        if shard.cards or (entry is not None and not shard.has("completed")):
-            open_.append(n)
-    reachable = [(catalog.board.distance(here, n), n) for n in open_]
-    reachable = [(d, n) for d, n in reachable if d is not None]
-    return min(reachable)[1] if reachable else None
+        if shard.cards or (entries.get(n) is not None and tokens.get("completed", 0) <= 0):
+            d = row.get(n)
+            if d is not None and (best is None or (d, n) < best):
+                best = (d, n)
+    return best[1] if best is not None else None
 
 
 def answer(question: Question) -> tuple[str, Any] | None:

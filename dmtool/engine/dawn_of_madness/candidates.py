@@ -17,6 +17,7 @@ from dmtool.engine.dawn_of_madness.actions import Action
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, domain_text
 from dmtool.engine.dawn_of_madness.legacy import consumables
+from dmtool.engine.dawn_of_madness.plans import BASE_COST
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 
 Entry = tuple[str, str | None, Any]  # (kind, wanderer, args): an Action not built yet
@@ -129,6 +130,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("component", _held_cards, _card, _any_held),
 )
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
+# The plain encounter of the wanderer's shard (listed before the encounter cards).
+ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
 
 class Slot(NamedTuple):
@@ -170,7 +173,7 @@ class Menu:
     """The candidates of the active characters: a monster's turn for each active monster,
     or each active wanderer's actions worth trying, listed a section at a time."""
 
-    __slots__ = ("activations", "catalog", "listed", "slots", "state")
+    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "slots", "state")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
@@ -179,6 +182,7 @@ class Menu:
         wanderers = tuple(cid for cid in active if cid not in state.monsters)
         self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
         self.listed: dict[tuple[str, int], Items] = {}
+        self.hopeless_slots: dict[Slot, bool] = {}
 
     def items(self, slot: Slot) -> Items:
         """The slot's raw items (a support slot shares its section's)."""
@@ -198,6 +202,50 @@ class Menu:
         if listed is not None:
             return bool(listed)
         return section.present(self.state, self.catalog, self.state.wanderers[slot.wanderer])
+
+    def hopeless(self, slot: Slot, item: Any) -> bool:
+        """Whether the legality check would certainly refuse this candidate now: a cheap
+        proof from the first refusals the checks make (most candidates tested in a decision
+        are refused for these few reasons). False proves nothing; the check has the last
+        word, so skipping a hopeless candidate never changes which legal one is found."""
+        if self.blocked(slot):
+            return True
+        if SECTIONS[slot.section].kind == "existence":  # `_existence` in action_checks
+            price = self.catalog.existence_cards.get(item, {}).get("cost", 0)
+            return bool(self.state.wanderers[slot.wanderer].existence < price)
+        return False
+
+    def blocked(self, slot: Slot) -> bool:
+        """Whether every candidate of the slot is hopeless (worked out once per slot)."""
+        found = self.hopeless_slots.get(slot)
+        if found is None:
+            found = self.hopeless_slots[slot] = self._blocked(slot)
+        return found
+
+    def _blocked(self, slot: Slot) -> bool:
+        """Every candidate of the slot is refused (see `wanderer_verdict`, `check_inner`,
+        `_pay` and the checkers of confront, domain and search)."""
+        state, w = self.state, self.state.wanderers[slot.wanderer]
+        kind, free = SECTIONS[slot.section].kind, slot.card is not None
+        if w.trapped:
+            return free or kind not in ("encounter", "pass")
+        if free and w.support_last:
+            return True
+        if not free and BASE_COST.get(kind, 0) > w.mc:  # the menu never pays with brains
+            return True
+        if kind == "confront":
+            return (state.stage == "finale" or state.abomination not in state.monsters
+                    or state.confrontation["active"] is None)
+        void = w.shard is not None and state.shards[w.shard].has("void")
+        if kind == "domain":
+            return (not free and kind in w.used) or void
+        if kind == "search":
+            return ((not free and kind in w.used) or void or (
+                not state.decks.get("domain") and not state.decks.get("domain_discard")))
+        if kind == "encounter":
+            return void or (slot.section == ENCOUNTER_HERE
+                            and state.shards[w.shard or 0].has("completed"))
+        return False
 
     def entry(self, slot: Slot, item: Any) -> Entry:
         """The candidate one of the slot's raw items stands for."""
@@ -219,9 +267,9 @@ class Menu:
                 found[kind] = None
         return list(found)
 
-    def of_kind(self, kind: str) -> list[Entry]:
-        """The candidates of one kind, in listing order (a fresh list)."""
-        return [self.entry(slot, item) for slot in self.slots if slot.kind == kind
+    def of_kind(self, kind: str) -> list[tuple[Slot, Any]]:
+        """The candidates of one kind as (slot, raw item), in listing order (a fresh list)."""
+        return [(slot, item) for slot in self.slots if slot.kind == kind
                 for item in self.items(slot)]
 
     def actions(self) -> list[Action]:

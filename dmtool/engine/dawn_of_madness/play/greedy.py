@@ -28,15 +28,21 @@ VARIABLE = ("move", "attack")  # the kinds whose value depends on where things a
 def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     """The menu's candidates, best first, each Action built only when it is reached.
 
-    The order is exactly a stable sort of the whole listing by value, found lazily: the
+    The order is exactly a stable sort of the whole listing by value (less the candidates
+    the menu proves illegal, see `Menu.hopeless`), found lazily: the
     candidates of kinds worth more than any move or attack can score come first and need
     no ranking; the rest are ranked only when none of those is legal (about half the
     decisions)."""
     first, rest = _plan(menu.slots)
+    # Candidates the menu can prove illegal are left out: the legal ones keep their order.
     for slot in first:
+        if menu.blocked(slot):
+            continue
         for item in menu.items(slot):
-            yield menu.action(slot, item)
-    blocks = [(slot, items) for slot in rest if (items := menu.items(slot))]
+            if not menu.hopeless(slot, item):
+                yield menu.action(slot, item)
+    blocks = [(slot, items) for slot in rest
+              if not menu.blocked(slot) and (items := menu.items(slot))]
     best = _order(state, catalog, [(SECTIONS[slot.section].kind, slot.wanderer, items,
                                     0.0 if slot.card is None else 1.0)
                                    for slot, items in blocks])

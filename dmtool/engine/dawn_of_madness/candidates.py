@@ -130,6 +130,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("component", _held_cards, _card, _any_held),
 )
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
+KINDS = tuple(section.kind for section in SECTIONS)
+BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
+REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
 # The plain encounter of the wanderer's shard (listed before the encounter cards).
 ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
@@ -226,13 +229,16 @@ class Menu:
         """Every candidate of the slot is refused (see `wanderer_verdict`, `check_inner`,
         `_pay` and the checkers of confront, domain and search)."""
         state, w = self.state, self.state.wanderers[slot.wanderer]
-        kind, free = SECTIONS[slot.section].kind, slot.card is not None
+        kind, free = KINDS[slot.section], slot.card is not None
         if w.trapped:
             return free or kind not in ("encounter", "pass")
-        if free and w.support_last:
+        if free:
+            if w.support_last:
+                return True
+        elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
             return True
-        if not free and BASE_COST.get(kind, 0) > w.mc:  # the menu never pays with brains
-            return True
+        if kind not in REFUSABLE:
+            return False
         if kind == "confront":
             return (state.stage == "finale" or state.abomination not in state.monsters
                     or state.confrontation["active"] is None)

@@ -152,10 +152,13 @@ class Slot(NamedTuple):
 
 def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
     """(card, kind of action it grants) of each face-up support card, in play order."""
-    offers = catalog.support_cards
-    granted = [(card, offers.get(card, {}).get("action"))
-               for card, up in state.support.items() if up]
-    return tuple((card, kind) for card, kind in granted if kind in SECTION_KINDS)
+    granting = catalog.derived.get("support_grants")
+    if granting is None:  # each card's granted kind, when the menu lists that kind
+        granting = catalog.derived["support_grants"] = {
+            card: kind for card, defn in catalog.support_cards.items()
+            if (kind := defn.get("action")) in SECTION_KINDS}
+    return tuple((card, granting[card]) for card, up in state.support.items()
+                 if up and card in granting)
 
 
 @lru_cache(maxsize=256)

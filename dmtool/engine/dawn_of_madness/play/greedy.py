@@ -14,7 +14,7 @@ from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
 from dmtool.engine.dawn_of_madness.candidates import SECTIONS, Items, Menu, Slot
 from dmtool.engine.dawn_of_madness.catalog import Catalog
-from dmtool.engine.dawn_of_madness.constants import MAX_RANGE
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
 from dmtool.engine.dawn_of_madness.state import GameState
 
 KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "existence": 70,
@@ -140,17 +140,19 @@ def _goal(state: GameState, catalog: Catalog, here: int) -> int | None:
     if abomination is not None and state.stage == "wanderer":
         return abomination.shard
     entries = catalog.encounter_entries(state.stage, state.ending)
-    row = catalog.board.distances(here)
-    best: tuple[int, int] | None = None
-    for n, shard in state.shards.items():
+    shards = state.shards
+    # Here, then the shards joined to it nearest first and by number: the first that
+    # qualifies is the nearest with the lowest number.
+    for n in (here, *catalog.board.around(here, len(SHARDS))):
+        shard = shards.get(n)
+        if shard is None:
+            continue
         tokens = shard.tokens
         if tokens.get("void", 0) > 0:
             continue
         if shard.cards or (entries.get(n) is not None and tokens.get("completed", 0) <= 0):
-            d = row.get(n)
-            if d is not None and (best is None or (d, n) < best):
-                best = (d, n)
-    return best[1] if best is not None else None
+            return n
+    return None
 
 
 def answer(question: Question) -> tuple[str, Any] | None:

@@ -144,10 +144,12 @@ class Slot(NamedTuple):
     wanderer: str
     section: int
     card: str | None = None
+    kind: str = ""  # the listed action kind: 'support' for a card's slot (see `make_slot`)
 
-    @property
-    def kind(self) -> str:
-        return "support" if self.card is not None else SECTIONS[self.section].kind
+
+def make_slot(wanderer: str, section: int, card: str | None = None) -> Slot:
+    """A slot with its kind filled in (read for every slot of every random decision)."""
+    return Slot(wanderer, section, card, "support" if card is not None else KINDS[section])
 
 
 def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
@@ -169,8 +171,8 @@ def slots_for(wanderers: tuple[str, ...],
     all game long, so they are worked out once."""
     out: list[Slot] = []
     for wid in wanderers:
-        out += [Slot(wid, i) for i in range(len(SECTIONS))]
-        out += [Slot(wid, i, card) for card, granted in offers
+        out += [make_slot(wid, i) for i in range(len(SECTIONS))]
+        out += [make_slot(wid, i, card) for card, granted in offers
                 for i, section in enumerate(SECTIONS) if section.kind == granted]
     return tuple(out)
 

@@ -312,3 +312,16 @@ def test_the_issues_cases_in_the_real_storybook(tmp_path: Path) -> None:
     assert "any wanderer's purple sentience is at most 17 (1 on a wanderer's dashboard" in purple
     [card] = [m for m in messages if m.startswith("entry 242 can never be reached")]
     assert "card 'the-organ-loft' can be entered only when" in card
+
+
+def test_every_kind_that_can_change_sentience_is_read_for_the_ranges() -> None:
+    from dmtool.storygraph.context import SENTIENCE_KINDS
+
+    counted_elsewhere = {"storybook", "coda", "scenario", "chapter", "defs", "deep-madness-defs"}
+    can_change = set()
+    for schema in (ROOT / "schemas").glob("*.schema.json"):
+        kind = schema.name.removesuffix(".schema.json")
+        text = schema.read_text(encoding="utf-8")
+        if kind not in counted_elsewhere and ("$defs/effect" in text or "sentience_change" in text):
+            can_change.add(kind)
+    assert can_change == set(SENTIENCE_KINDS)

@@ -207,26 +207,39 @@ def _dashboard(corpus: Any, wanderer: str) -> dict[str, Any] | None:
     return None
 
 
-# Kinds whose sentience changes are counted elsewhere (the storybook's branches and coda
-# cards) or never reach a game (fixtures, saved campaign states).
-_NOT_CHANGES = frozenset({"storybook", "coda", "scenario", "campaign-state"})
+# The kinds of card whose effects (or, for finale legacy cards, printed changes) may change a
+# wanderer's sentience in a game; the storybook's branches and its coda cards are counted
+# by the analysis itself. tests/test_storygraph_conditions.py keeps this list in step with
+# the schemas. Read through `of_kind`, so the check's memo of a storybook's findings knows
+# which documents they depend on.
+SENTIENCE_KINDS = (
+    "abomination",
+    "devour-card",
+    "domain-card",
+    "existence-card",
+    "family",
+    "finale-legacy-card",
+    "terror",
+    "wanderer-card",
+)
 
 
 def _sentience_changes(corpus: Any) -> dict[str, tuple[int, int]]:
     """Raises and drops of each colour that any other card of the content can make."""
     totals: dict[str, list[int]] = {}
-    for document in getattr(corpus, "documents", ()):
-        data = document.data
-        if not isinstance(data, dict) or data.get("kind") in _NOT_CHANGES:
-            continue
-        changes = list(_changes_in(data))
-        if data.get("kind") == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
-            changes.append(data["sentience"])
-        for change in changes:
-            for colour, amount in change.items():
-                if _is_int(amount):
-                    pair = totals.setdefault(colour, [0, 0])
-                    pair[0 if amount > 0 else 1] += abs(amount)
+    for kind in SENTIENCE_KINDS:
+        for document in corpus.of_kind(kind):
+            data = document.data
+            if not isinstance(data, dict):
+                continue
+            changes = list(_changes_in(data))
+            if kind == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
+                changes.append(data["sentience"])
+            for change in changes:
+                for colour, amount in change.items():
+                    if _is_int(amount):
+                        pair = totals.setdefault(colour, [0, 0])
+                        pair[0 if amount > 0 else 1] += abs(amount)
     return {colour: (up, down) for colour, (up, down) in totals.items()}
 
 

@@ -31,7 +31,7 @@ from dmtool.engine.dawn_of_madness.play.players import POLICIES
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
-from dmtool.reporters import render
+from dmtool.reporters import render as render_report
 from dmtool.validation.gate import content_errors
 from dmtool.writing import WriteFailed, check_writable, exclusive
 
@@ -86,7 +86,7 @@ def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: No
     errors = content_errors([root])
     if errors.diagnostics:
         # The engine would play broken content wrongly, or stop half-way: say what is wrong.
-        emit(render(errors, fmt="text", color=False, tool_version=__version__))
+        emit(render_report(errors, fmt="text", color=False, tool_version=__version__))
         emit(f"dmtool: the content under {root} has errors, so no game was played; fix them "
              f"first ('dmtool check {root}' shows every finding).\n")
         return 1

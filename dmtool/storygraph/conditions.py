@@ -80,7 +80,7 @@ class Facts:
     def flag(self, key: str) -> tuple[bool | None, str]:
         name, _, value = key.partition(" ")
         if name == "has_coda" and value not in self.codas:
-            return False, f"no reachable branch awards coda card '{value}'"
+            return False, f"no reachable branch or card awards coda card '{value}'"
         if name == "visited" and value.isdigit() and int(value) not in self.visited:
             return False, f"entry {value} is never read"
         return None, ""

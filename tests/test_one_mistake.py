@@ -94,3 +94,16 @@ def _kind(path: Path) -> str:
         if line.startswith("kind:"):
             return line.split(":", 1)[1].strip()
     return ""
+
+
+def test_deleting_an_ending_names_it_once(workspace: Workspace) -> None:
+    """Not a schema error with a dump of the other endings: DM258 says which one is missing."""
+    file = "wanderers/hollis-brandt/storybook.yaml"
+    original = (workspace.root / "content" / file).read_text(encoding="utf-8")
+    try:
+        workspace.edit(file, original[: original.index("  - ending: D\n")])
+        found = [d for d in workspace.check() if _key(d) not in workspace.baseline]
+    finally:
+        workspace.edit(file, original)
+    assert [(d.code, d.message) for d in found] == [
+        ("DM258", "the storybook has no ending D; write each of the endings A, B, C and D once")]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.diagnostics.subjects import flow
 from dmtool.engine.dawn_of_madness import (
     REJECTIONS,
     Applied,
@@ -232,7 +233,7 @@ def _illegal(run: _Run, data: Any, where: Parts) -> None:
     legal = is_legal(run.state, run.catalog, action)
     listed = action.key() in {a.key() for a in legal_actions(run.state, run.catalog)}
     if legal or listed:
-        run.stop("DM412", where, f"The action {action.to_dict()} is legal now"
+        run.stop("DM412", where, f"The action {flow(action.to_dict())} is legal now"
                  f"{' (and listed among the legal actions)' if listed else ''}.")
 
 
@@ -241,7 +242,7 @@ def _unused(run: _Run, step: int | None, where: Parts) -> None:
     if isinstance(run.dice, ScriptedDice):
         for entry in run.dice.unused(step=step, every=every):
             run.fail("DM405", entry.where, f"This scripted roll was never used"
-                     f"{' by its step' if step is not None else ''}: {entry.data}.")
+                     f"{' by its step' if step is not None else ''}: {flow(entry.data)}.")
     for choice in run.policy.unused(step=step, every=every):
         run.fail("DM407", choice.where, f"The scripted choice '{choice.key}' was never asked"
                  f"{' in its step' if step is not None else ''}.")

@@ -96,4 +96,15 @@ CODES: tuple[CodeInfo, ...] = (
              "# yaml-language-server: $schema=../nowhere.json\n"),
     CodeInfo("DM019", "no-content-files", "No content files found", W,
              "The paths given contain no YAML files to check.", "(an empty folder)"),
+    CodeInfo("DM021", "suppression-without-reason", "Suppression without a reason", W,
+             "A '# dmtool: ignore[CODES]' comment (or a per-file ignore in the configuration) "
+             "says which findings to silence but not why. It still silences them; write the "
+             "reason after the brackets (or as the entry's 'reason'), so the next reader knows "
+             "whether it still holds.",
+             "rooms: [1, 2, 5]  # dmtool: ignore[DM222]\n"),
+    CodeInfo("DM022", "unused-suppression", "Suppression that silences nothing", W,
+             "A suppression comment or per-file ignore names a code that nothing reports there "
+             "(any more), or a code dmtool does not have, or no code at all. Remove it, or fix "
+             "the code: a stale suppression would silently hide the next real finding.",
+             "title: The Drain  # dmtool: ignore[DM222] kept from an old draft\n"),
 )

@@ -110,6 +110,18 @@ CODES: tuple[CodeInfo, ...] = (
              "An event listed in 'absent_events' appears in the event log.",
              '  absent_events: [{event: moved}]\n',
              fixed='  absent_events: [{event: died}]\n'),
+    CodeInfo("DM427", "unknown-condition-card", "Condition card type the game does not have",
+             E, "A fixture's wanderer holds condition cards (`conditions:` or "
+             "`condition_cards:`) of a type the game's engine does not deal. The message "
+             "lists the types it does (the engine's registry, dmtool.engine.games).",
+             '      conditions: {filth: 2}\n',
+             fixed='      conditions: {burdened: 2}\n'),
+    CodeInfo("DM428", "unknown-event-kind", "Event kind the engine never logs", E,
+             "An 'events' or 'absent_events' expectation names an event kind the game's "
+             "engine never logs, so it can never be met (or is always met). The message "
+             "lists the kinds it logs (the engine's registry, dmtool.engine.games).",
+             '  events: [{event: actoin, wanderer: mara}]\n',
+             fixed='  events: [{event: moved, wanderer: mara}]\n'),
     CodeInfo("DM424", "campaign-unknown-id", "Campaign state names something content lacks",
              E, "A campaign state file (kind campaign-state) names a wanderer, card, "
              "abomination, legacy card or family that the content does not define. The "

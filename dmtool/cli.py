@@ -46,8 +46,12 @@ def cli() -> None:
 @click.option("--no-cache", is_flag=True,
               help="Ignore and do not update the check cache (.dmtool-cache/, or $DMTOOL_CACHE_DIR). "
               "Example: dmtool check --no-cache")
+@click.option("--statistics", is_flag=True,
+              help="Print how many diagnostics each code has instead of listing them "
+              "(text or json). Example: dmtool check --statistics")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
-          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool) -> None:
+          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool,
+          statistics: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
@@ -56,7 +60,8 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
     from dmtool.commands.check import CheckRequest, run
 
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
-                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache)
+                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
+                           statistics=statistics)
     sys.exit(run(request))
 
 

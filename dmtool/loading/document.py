@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
-from dmtool.diagnostics.subjects import subject
+from dmtool.diagnostics.subjects import where
 from dmtool.loading.builder import NeedsPositions, build
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
@@ -139,7 +139,7 @@ class SourceDocument:
             self._positions = built.positions
             self._indexed = True
         line, column = find_position(self._positions, parts, key=key)
-        return Location(self.display, line, column, pointer(parts), subject=subject(self.data, parts))
+        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
 
     @property
     def modeline_line(self) -> int | None:

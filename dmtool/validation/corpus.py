@@ -9,12 +9,12 @@ After loading, `settle` reads each document as its author meant it (see as_meant
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dmtool.diagnostics.hints import closest_id
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import with_values
 from dmtool.validation.facts import (
@@ -80,11 +80,26 @@ class Corpus:
 
     def _misspelt(self, document: SourceDocument) -> Iterator[tuple[Any, str]]:
         for ref in self.facts(document).references:
-            candidates = set().union(*(self.defined(k) for k in ref.kinds))
+            candidates = self.candidates(ref.kinds)
             if ref.value not in candidates:
-                close = difflib.get_close_matches(ref.value, list(candidates), n=1, cutoff=0.6)
-                if close:
-                    yield ref, close[0]
+                meant = closest_id(ref.value, candidates, self.titles(ref.kinds))
+                if meant is not None:
+                    yield ref, meant
+
+    def candidates(self, kinds: Iterable[str]) -> set[str]:
+        """Every id defined for any of `kinds`."""
+        return set().union(*(self.defined(kind) for kind in kinds))
+
+    def titles(self, kinds: Iterable[str]) -> dict[str, str]:
+        """What the documents of `kinds` are called (title or name), by id."""
+        found: dict[str, str] = {}
+        for kind in kinds:
+            for document in self.readable(kind):
+                data = document.data
+                name = data.get("title") or data.get("name")
+                if isinstance(document.doc_id, str) and isinstance(name, str):
+                    found.setdefault(document.doc_id, name)
+        return found
 
     def _forget(self) -> None:
         self._by_kind = self._partial_by_kind = self._by_id = self._defined = None

@@ -25,6 +25,7 @@ from dmtool.validation.filecheck import FileResult, check_bytes, check_file, fro
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
+from dmtool.validation.suppressions import IgnoreSettings
 
 __all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
            "run_check"]
@@ -46,6 +47,8 @@ class CheckOptions:
     progress: Callable[[int, int], None] | None = None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
     cache_dir: Path | None = None
+    # The configuration's per-file ignores (inline suppression comments need no option).
+    ignores: IgnoreSettings | None = None
 
 
 @dataclass
@@ -96,7 +99,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
                                      replay), None)
     session.problems.extend(problems)
-    report = session.report(checked_names, select=options.select, ignore=options.ignore)
+    report = session.report(checked_names, select=options.select, ignore=options.ignore,
+                            ignores=options.ignores)
     report.files_checked = len(checked)
     if not checked and not problems:
         shown = ", ".join(p.as_posix() for p in options.paths)
@@ -160,8 +164,18 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
     state = hashlib.blake2b(repr((
         sorted(options.select), sorted(options.ignore), options.max_file_size,
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
+        _ignores_key(options.ignores),
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
+
+
+def _ignores_key(ignores: IgnoreSettings | None) -> Any:
+    """What of the per-file ignores decides a report (the entries and where they are written)."""
+    if ignores is None:
+        return None
+    source = ignores.source
+    text = source.read_bytes() if source is not None and source.is_file() else b""
+    return (ignores.entries, str(source), hashlib.blake2b(text, digest_size=8).hexdigest())
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:

@@ -32,6 +32,7 @@ from dmtool.validation.filecheck import FileResult, check_bytes, check_text
 from dmtool.validation.filekeys import digest
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
 # Rule findings still reported inside a document that failed its schema or did not parse.
 OWN_CODES = frozenset({"DM202"})
@@ -165,17 +166,26 @@ class CheckSession:
         return found
 
     def report(self, checked: set[str] | None = None, *, select: frozenset[str] = frozenset(),
-               ignore: frozenset[str] = frozenset()) -> Report:
-        """A Report of the files named in `checked` (display paths; None: every file)."""
+               ignore: frozenset[str] = frozenset(),
+               ignores: IgnoreSettings | None = None) -> Report:
+        """A Report of the files named in `checked` (display paths; None: every file), with
+        what suppression comments and the configuration's per-file `ignores` silence taken out."""
         report = Report(select=select, ignore=ignore)
         report.extend(self.problems)
         self.build_corpus()
-        for state in self.ordered():
-            if checked is None or state.display in checked:
-                report.extend(state.own)
+        wanted = [s for s in self.ordered() if checked is None or s.display in checked]
+        for state in wanted:
+            report.extend(state.own)
         for diagnostic in self.rule_diagnostics():
             if checked is None or diagnostic.location.path in checked:
                 report.add(diagnostic)
+        found = [c for s in wanted if s.result.document is not None
+                 for c in comments_of(s.result.document)]
+        if ignores is not None and ignores.entries:
+            source = display_path(ignores.source) if ignores.source is not None else "dmtool.toml"
+            found += from_config(ignores.entries, ignores.source, source,
+                                 [(s.path, s.display) for s in wanted], ignores.matches)
+        apply(report, found, lambda path: checked is None or path in checked)
         report.files_checked = len(self.files) if checked is None else len(checked)
         return report
 

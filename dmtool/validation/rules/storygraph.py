@@ -33,7 +33,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     storybooks = corpus.of_kind("storybook")
     if not storybooks:
         return  # nothing to analyse: keep `dmtool check` of other content free of graph imports
-    from dmtool.model.storybook import Storybook
+    from dmtool.model.storybook import ENDINGS, Storybook
     from dmtool.storygraph.analysis import analyse
     from dmtool.storygraph.context import context_for
 
@@ -44,8 +44,11 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         storybook = Storybook.from_document(document)
         by_wanderer[storybook.wanderer] += 1
         view = ContextView(corpus, storybook.wanderer)
-        for diagnostic in analyse(storybook, context_for(view, storybook.wanderer)).diagnostics:
-            if view.incomplete and diagnostic.code in REACHABILITY_CODES:
+        context = context_for(view, storybook.wanderer)
+        # An ending left out (DM258 names it) leaves its finale's entries without a root.
+        incomplete = view.incomplete or set(storybook.endings) != set(ENDINGS)
+        for diagnostic in analyse(storybook, context).diagnostics:
+            if incomplete and diagnostic.code in REACHABILITY_CODES:
                 continue
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic

@@ -16,6 +16,24 @@ NESTED_ID_SOURCES: dict[str, tuple[str, str]] = {
 }
 
 
+_TOP_FIELDS = "top-fields:1"
+# Stands for a list or mapping among top-level fields; equal to no YAML value.
+CONTAINER = ("container",)
+
+
+def _top_fields(document: SourceDocument) -> dict[str, Any]:
+    data = document.data
+    if not isinstance(data, dict):
+        return {}
+    return {k: CONTAINER if isinstance(v, dict | list) else v for k, v in data.items()}
+
+
+def _are_top_fields(value: Any) -> bool:
+    return type(value) is dict and all(
+        type(k) is str and (v == CONTAINER or v is None or type(v) in (str, int, float, bool))
+        for k, v in value.items())
+
+
 @dataclass
 class Corpus:
     """Documents that passed loading and their kind's schema (rules may trust their shape).
@@ -61,6 +79,11 @@ class Corpus:
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     found.add(item["id"])
         return found
+
+    def top_fields(self, document: SourceDocument) -> dict[str, Any]:
+        """A document's top-level scalar members (remembered with it: no need to unpack a
+        large document again to filter on them). Lists and mappings stand as CONTAINER."""
+        return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
 
     def kinds(self) -> Iterator[str]:
         return iter(self._by_kind)

@@ -69,7 +69,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:
-        context, _ = discover(content_roots(options.paths))
+        roots = content_roots(options.paths)
+        context = checked if roots == list(options.paths) else discover(roots)[0]
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
         context = [p for p in context if not options.excluded(p)]
@@ -80,11 +81,11 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     fingerprint: list[Any] = []
     for done, path in enumerate(every_file, start=1):
         result, key, identity = _load(path, names[path], schemas, cache, options.max_file_size)
-        session.put(path, names[path], result)
+        modeline = result.modeline_diagnostics()
+        session.put(path, names[path], result, modeline)
         if key is not None:
             records[path] = key
-        fingerprint.append((names[path], identity,
-                            [pack(d) for d in result.modeline_diagnostics()]))
+        fingerprint.append((names[path], identity, [pack(d) for d in modeline]))
         if options.progress is not None:
             options.progress(done, len(every_file))
     run_key = _run_key(options, fingerprint, sorted(checked_names))

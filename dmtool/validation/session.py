@@ -49,11 +49,13 @@ class FileState:
     path: Path
     display: str
     result: FileResult
-    # DM016-DM018, recomputed whenever the session is asked (they depend on other files).
-    modeline: list[Diagnostic] = field(default_factory=list)
+    # DM016-DM018: they depend on other files, so None means "look again when asked".
+    modeline: list[Diagnostic] | None = None
 
     @property
     def own(self) -> list[Diagnostic]:
+        if self.modeline is None:
+            self.modeline = self.result.modeline_diagnostics()
         return self.result.diagnostics + self.modeline
 
 
@@ -108,9 +110,10 @@ class CheckSession:
         if self.files.pop(path, None) is not None:
             self.corpus = None
 
-    def put(self, path: Path, name: str, result: FileResult) -> None:
+    def put(self, path: Path, name: str, result: FileResult,
+            modeline: list[Diagnostic] | None = None) -> None:
         """Install a checked file (the pipeline uses this for files rebuilt from the cache)."""
-        self.files[path] = FileState(path, name, result)
+        self.files[path] = FileState(path, name, result, modeline)
         self.corpus = None
 
     def _limit(self) -> int:
@@ -128,7 +131,6 @@ class CheckSession:
         """The corpus of documents without errors of their own, in path order."""
         corpus = Corpus(schemas=self.schemas)
         for state in self.ordered():
-            state.modeline = state.result.modeline_diagnostics()
             document = state.result.document
             if document is not None and not has_errors(state.own):
                 corpus.add(document)
@@ -145,12 +147,19 @@ class CheckSession:
             found.extend(rule(corpus))
         return found
 
+    def refresh_modelines(self) -> None:
+        """Look again at the schema files the modelines name (the disk may have changed)."""
+        for state in self.files.values():
+            state.modeline = None
+        self.corpus = None
+
     def report(self, checked: set[str] | None = None, *, select: frozenset[str] = frozenset(),
                ignore: frozenset[str] = frozenset()) -> Report:
         """A Report of the files named in `checked` (display paths; None: every file)."""
         report = Report(select=select, ignore=ignore)
         report.extend(self.problems)
-        self.build_corpus()
+        if self.corpus is None:
+            self.build_corpus()
         for state in self.ordered():
             if checked is None or state.display in checked:
                 report.extend(state.own)

@@ -75,6 +75,12 @@ class SourceDocument:
             self._read_text = None
         return self._text
 
+    def defer_text(self, read: Callable[[], str]) -> None:
+        """Let go of the text; `read` gives it again when asked (a large file's text is
+        as big as the file, and is seldom needed once the data is built)."""
+        self._text = None
+        self._read_text = read
+
     @property
     def data(self) -> Any:
         if self._read_data is not None:

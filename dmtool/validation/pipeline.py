@@ -18,10 +18,10 @@ from typing import Any
 from dmtool.diagnostics import Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
-from dmtool.loading.reading import MAX_BYTES, read_bytes, read_text
+from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
 from dmtool.validation.cache import CheckCache, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.filecheck import FileResult, check_bytes, check_file, from_record
+from dmtool.validation.filecheck import FileResult, check_decoded, check_file, from_record
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
@@ -121,7 +121,9 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         if raw is None:
             assert problem is not None
             return FileResult([problem], None), None, None
-        return check_bytes(raw, path, name, schemas), None, None
+        text, problems = decode(raw, name)
+        del raw  # see check_decoded
+        return check_decoded(text, problems, path, name, schemas, max_file_size), None, None
     where = os.path.abspath(path)
     found = stat_of(path)
     can_read = readable(path)
@@ -139,7 +141,7 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         assert problem is not None
         cache.forget_path(where)
         return FileResult([problem], None), None, (pack(problem), can_read)
-    content = digest(raw)
+    content, size = digest(raw), len(raw)
     if found is not None and trustworthy(found):
         cache.remember_digest(where, found, content)
     key = record_key(content, name, limit)
@@ -147,8 +149,10 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
-        result = check_bytes(raw, path, name, schemas)
-        cache.remember_record(key, result.to_record())
+        text, problems = decode(raw, name)
+        del raw  # see check_decoded
+        result = check_decoded(text, problems, path, name, schemas, max_file_size)
+        cache.remember_record(key, result.to_record(size))
     if result.document is not None:
         result.document.content_key = content
     return result, key, (content, can_read)

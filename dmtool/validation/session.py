@@ -25,9 +25,9 @@ from pathlib import Path
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
-from dmtool.loading.reading import read_bytes
+from dmtool.loading.reading import MAX_BYTES, decode, read_bytes
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.filecheck import FileResult, check_bytes, check_text, has_errors
+from dmtool.validation.filecheck import FileResult, check_decoded, check_text, has_errors
 from dmtool.validation.filekeys import digest
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
@@ -92,9 +92,13 @@ class CheckSession:
             assert problem is not None
             self.put(path, name, FileResult([problem], None))
             return
-        result = check_bytes(raw, path, name, self.schemas)
+        content = digest(raw)
+        text, problems = decode(raw, name)
+        del raw
+        result = check_decoded(text, problems, path, name, self.schemas, self.max_file_size,
+                               keep_text=True)
         if result.document is not None:
-            result.document.content_key = digest(raw)
+            result.document.content_key = content
         self.put(path, name, result)
 
     def update(self, path: Path, text: str) -> None:
@@ -117,8 +121,6 @@ class CheckSession:
         self.corpus = None
 
     def _limit(self) -> int:
-        from dmtool.loading.reading import MAX_BYTES
-
         return self.max_file_size or MAX_BYTES
 
     # -- asking

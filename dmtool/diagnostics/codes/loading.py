@@ -49,10 +49,10 @@ CODES: tuple[CodeInfo, ...] = (
              "The file contains a NUL byte, which no text file should; it is binary, "
              "corrupted, or UTF-16 without a byte order mark.", "(a 0x00 byte)"),
     CodeInfo("DM009", "file-too-large", "File too large", E,
-             "The file is larger than the size limit for one content file (16 MiB unless "
+             "The file is larger than the size limit for one content file (64 MiB unless "
              "the max-file-size setting says otherwise). The size is checked before the file "
-             "is read. Split the file.",
-             "(a 64 MiB file)"),
+             "is read. Split the file, or raise max-file-size if it is meant to be this large.",
+             "(a 65 MiB file)"),
     CodeInfo("DM010", "unreadable-path", "Path cannot be read", E,
              "A path given or found cannot be read: it does not exist, is a dangling symbolic "
              "link or a link loop, is not a regular file (a directory given as a file, a "

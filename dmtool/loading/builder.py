@@ -120,6 +120,7 @@ def _walk(
     key: Any = _NO_KEY
     key_position: Any = None
     documents = 0
+    keys: dict[str, str] = {}
     value: Any
     pos: Any = None
     while True:
@@ -203,7 +204,11 @@ def _walk(
         elif key is _NO_KEY:
             key = value
             key_position = pos
-            if key.__class__ is not str and key is not _SKIP_KEY:
+            if key.__class__ is str:
+                # One string object per distinct key: a large storybook repeats the same
+                # dozen keys hundreds of thousands of times (a third of its memory).
+                key = keys.setdefault(key, key)
+            elif key is not _SKIP_KEY:
                 key = _member_name(value, pos, report, event)
             if key is not _SKIP_KEY and key in top:
                 if not positions:

@@ -216,6 +216,10 @@ def _sentience_changes(corpus: Any) -> dict[str, tuple[int, int]]:
     """Raises and drops of each colour that any other card of the content can make."""
     totals: dict[str, list[int]] = {}
     for document in getattr(corpus, "documents", ()):
+        # The kind first, from the document itself: the check cache knows it without
+        # unpacking the data, and a storybook's context then depends on no storybook.
+        if getattr(document, "kind", None) in _NOT_CHANGES:
+            continue
         data = document.data
         if not isinstance(data, dict) or data.get("kind") in _NOT_CHANGES:
             continue

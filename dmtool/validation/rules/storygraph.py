@@ -1,28 +1,31 @@
 """The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time.
 
-A storybook's analysis depends on the book and on the documents its context is drawn
-from (round trackers, the wanderer's shards, cards, codas and dashboard). Its findings
-are memoised with the book under a key naming the content of each of those documents, so
-an unchanged book in an unchanged context is not analysed again, in a later run (through
-the check cache) or in a long-lived session.
+A storybook's analysis depends on the book and on whatever its context reads from the
+rest of the corpus (round trackers, the wanderer's cards and dashboard, every card that
+changes sentience...). The context is built over a recording view of the corpus, so the
+documents it actually read are known; the findings are memoised with the book together
+with those documents' content keys, and reused while none of them changed and no
+document was added or removed. An unchanged book in an unchanged context is not
+analysed again, in a later run (through the check cache) or in a long-lived session.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
+from dmtool.validation.rules.recording import RecordingCorpus
 
 # Findings about a wanderer's cards rather than one storybook: a card nothing spawns or a
 # coda nothing awards is an orphan only if no storybook of that wanderer uses it.
 CARD_CODES = frozenset({"DM308", "DM309"})
-MEMO = "storygraph:1:"
+MEMO = "storygraph:2:"
 _OWNER = "wanderer-field:1"
 
 
@@ -33,15 +36,13 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     by_wanderer: dict[str, int] = Counter()
     card_findings: dict[str, Counter[tuple[str, str, int, int]]] = defaultdict(Counter)
     first_seen: dict[tuple[str, str, int, int], Diagnostic] = {}
-    context_keys: dict[str, str | None] = {}
+    memo = _Memo(corpus)
     for document in storybooks:
         wanderer = _owner(document)
         if wanderer is None:
             continue  # the schema requires it; a document without one is not analysed
         by_wanderer[wanderer] += 1
-        if wanderer not in context_keys:
-            context_keys[wanderer] = _context_key(corpus, wanderer)
-        for diagnostic in _findings(corpus, document, wanderer, context_keys[wanderer]):
+        for diagnostic in memo.findings(document, wanderer):
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic
                 continue
@@ -55,50 +56,48 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 yield first_seen[key]
 
 
-def _findings(corpus: Corpus, document: SourceDocument, wanderer: str,
-              context_key: str | None) -> list[Diagnostic]:
-    def analysed(book: SourceDocument) -> tuple[tuple[Any, ...], ...]:
-        return tuple(pack(d) for d in _analyse(corpus, book, wanderer))
+class _Memo:
+    """Findings per storybook, remembered with the documents their context read."""
 
-    if context_key is None or document.content_key is None:
-        return _analyse(corpus, document, wanderer)
-    packed = document.memo(MEMO + context_key, analysed, are_packed)
-    return [unpack(p) for p in packed]
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._keys = {d.display: d.content_key for d in corpus.documents}
+        members = sorted((d.display, str(d.kind)) for d in corpus.documents)
+        self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
+
+    def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
+        if book.content_key is None:
+            return _analyse(self._corpus, book, wanderer)[0]
+
+        def compute(doc: SourceDocument) -> tuple[Any, ...]:
+            found, read = _analyse(self._corpus, doc, wanderer)
+            keys = tuple((name, self._keys.get(name)) for name in sorted(read))
+            return keys, tuple(pack(d) for d in found)
+
+        # A value whose documents include one of unknown content is stored but never reused
+        # (_current refuses it), so it is computed again next time.
+        _, packed = book.memo(f"{MEMO}{wanderer}:{self._membership}", compute, self._current)
+        return [unpack(p) for p in packed]
+
+    def _current(self, value: Any) -> bool:
+        """A stored value whose recorded documents all still have the same contents."""
+        return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
+                and are_packed(value[1])
+                and all(type(item) is tuple and len(item) == 2 and item[1] is not None
+                        and self._keys.get(item[0]) == item[1] for item in value[0]))
 
 
-def _analyse(corpus: Corpus, document: SourceDocument, wanderer: str) -> list[Diagnostic]:
+def _analyse(corpus: Corpus, document: SourceDocument,
+             wanderer: str) -> tuple[list[Diagnostic], set[str]]:
+    """The book's findings, and the display names of the other documents they depend on."""
     from dmtool.model.storybook import Storybook
     from dmtool.storygraph.analysis import analyse
     from dmtool.storygraph.context import context_for
 
+    recording = RecordingCorpus(corpus)
     storybook = Storybook.from_document(document)
-    return analyse(storybook, context_for(corpus, wanderer)).diagnostics
-
-
-def _context_key(corpus: Corpus, wanderer: str) -> str | None:
-    """A key naming the content of every document the wanderer's context may be drawn from.
-
-    The context's own code decides which kinds it reads (recorded by running it over the
-    corpus); of those, documents that name another wanderer cannot contribute. None when
-    a document's content is not known (then nothing is memoised).
-    """
-    from dmtool.storygraph.context import context_for
-
-    recorder = _KindRecorder(corpus)
-    try:
-        context_for(recorder, wanderer)
-    except AttributeError:
-        return None  # it reads the corpus in a way the recorder cannot follow: no memo
-    hasher = hashlib.blake2b(wanderer.encode(), digest_size=16)
-    for kind in sorted(recorder.kinds):
-        for document in corpus.of_kind(kind):
-            owner = _owner(document)
-            if owner is not None and owner != wanderer and kind != "wanderer":
-                continue
-            if document.content_key is None:
-                return None
-            hasher.update(f"{kind}\0{document.display}\0{document.content_key}\0".encode())
-    return hasher.hexdigest()
+    found = analyse(storybook, context_for(recording, wanderer)).diagnostics
+    return found, recording.read - {document.display}
 
 
 def _owner(document: SourceDocument) -> str | None:
@@ -109,24 +108,3 @@ def _owner(document: SourceDocument) -> str | None:
         return value if isinstance(value, str) else None
 
     return document.memo(_OWNER, read, lambda v: v is None or type(v) is str)
-
-
-class _KindRecorder:
-    """A corpus stand-in that notes which kinds a function asks for."""
-
-    def __init__(self, corpus: Corpus) -> None:
-        self._corpus = corpus
-        self.kinds: set[str] = set()
-
-    def of_kind(self, kind: str) -> list[SourceDocument]:
-        self.kinds.add(kind)
-        return self._corpus.of_kind(kind)
-
-    def get(self, kind: str, doc_id: str) -> SourceDocument | None:
-        self.kinds.add(kind)
-        return self._corpus.get(kind, doc_id)
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        # Anything else the context might read is not recorded: refuse it, so that
-        # _context_key gives no key rather than a key that misses a dependency.
-        raise AttributeError(name)

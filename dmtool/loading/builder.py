@@ -60,10 +60,16 @@ class BuildResult:
     # Something strict.py must look at more closely (a multi-line flow node, S2, or a
     # plain scalar starting with an indicator, S5).
     needs_strict: bool = False
+    # The parser itself refused the text (as opposed to a rule of dmtool's).
+    parse_failed: bool = False
 
 
-def build(text: str, *, display: str, positions: bool) -> BuildResult:
-    """Parse `text` (one YAML document) into JSON data; see the module docstring."""
+def build(text: str, *, display: str, positions: bool, pure: bool = False) -> BuildResult:
+    """Parse `text` (one YAML document) into JSON data; see the module docstring.
+
+    `pure` reads with ruamel.yaml's pure Python parser instead of libyaml (see
+    document.py: it reads the YAML 1.2 flow forms libyaml refuses).
+    """
     result = BuildResult(display=display)
     problems = result.diagnostics
 
@@ -82,12 +88,13 @@ def build(text: str, *, display: str, positions: bool) -> BuildResult:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _walk(event_source(text), result, report, positions=positions)
+        _walk(event_source(text, pure=pure), result, report, positions=positions)
     except _TooMany:
         pass
     except _ParseFailed as failed:
         if not positions:
             raise NeedsPositions from failed.__cause__
+        result.parse_failed = True
         problems.append(syntax_diagnostic(failed.__cause__, text, display))
     finally:
         if collecting:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.builder import BuildResult, NeedsPositions, build
+from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.loading.strict import needs_strict_pass, strict_problems
@@ -172,6 +173,10 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -
     odd_break = _first_odd_break(text)
     if odd_break >= 0:
         return LoadResult(None, [_odd_break(text, odd_break, display)])
+    fast, data = fast_data(text)
+    if fast:
+        return LoadResult(SourceDocument(path or Path(display), display, text, data,
+                                         _find_modeline(text)[0]), [])
     parsed = _parser_text(text)
     result, pure = _build(parsed, display)
     problems = result.diagnostics

@@ -156,10 +156,10 @@ def _indicator_as_text(event: Any, display: str) -> Diagnostic:
 
 
 def _colon_before_end(text: str, start: int, end: int) -> bool:
-    """S6: plain text in a flow collection with ':' at its end or before ',', '[', ']',
-    '{' or '}' (YAML 1.2 makes that ':' a key indicator; the pure parser keeps it)."""
+    """S6: plain text in a flow collection whose ':' comes right before ',', '[', ']', '{'
+    or '}' (YAML 1.2 makes that ':' a key indicator; the pure parser keeps it as text)."""
     source = text[start:end]
-    if source.endswith(":"):
+    if source.endswith(":") and text[end:end + 1] in ("", ",", "]", "}"):
         return True
     index = source.find(":")
     while index >= 0:

@@ -55,7 +55,7 @@ def fast_data(text: str) -> tuple[bool, Any]:
         return False, None
     try:
         data = yaml_rs.loads(text, parse_datetime=False)
-    except Exception:  # noqa: BLE001 - any refusal: the libyaml path explains it
+    except Exception:
         return False, None
     if data is None or data.__class__ not in (dict, list):
         return False, None  # empty files and bare scalars: rare, and the libyaml path's
@@ -64,7 +64,7 @@ def fast_data(text: str) -> tuple[bool, Any]:
 
 def _needs_libyaml(text: str) -> bool:
     """The screen of the module docstring; false positives only cost speed."""
-    if "\t" in text or "_" in text and _underscore_number(text) or "0b" in text:
+    if "\t" in text or ("_" in text and _underscore_number(text)) or "0b" in text:
         return True
     for character in _PROPERTY_STARTS:
         if _after_blank(text, character):

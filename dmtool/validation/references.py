@@ -53,6 +53,10 @@ class ReferenceWalker:
         self._plans: dict[int, _Plan | None] = {}
         self._may_refer: dict[int, bool] = {}
 
+    def knows(self, kind: str) -> bool:
+        """Whether a schema describes this kind (only then can its references be found)."""
+        return kind in self._schemas.kinds
+
     def references(self, kind: str, data: Any) -> list[Reference]:
         """Every reference in a document of `kind`, in document order."""
         schema_id = self._schemas.kinds[kind]

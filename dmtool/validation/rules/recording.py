@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from dmtool.loading import SourceDocument
-from dmtool.validation.corpus import Corpus
 
 # Stands in `read` for "something was read that the recording cannot name".
 UNKNOWN = "\0unknown"
@@ -46,9 +45,10 @@ class TrackedDocument:
 
 
 class RecordingCorpus:
-    """The parts of Corpus that derivations use, recording what they read in `read`."""
+    """The parts of a Corpus (or of a view of one) that derivations use, recording what
+    they read in `read`."""
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Any) -> None:
         self._corpus = corpus
         self.read: set[str] = set()
         self._tracked: dict[int, TrackedDocument] = {}

@@ -1,6 +1,11 @@
 """The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time.
 
-A storybook's analysis depends on the book and on whatever its context reads from the
+The analyses read the storybook's context (trackers, shards, cards, codas) tolerantly,
+partial documents included, so a typo in a card does not make its entry unreachable. A
+source whose entry cannot be read at all leaves the roots incomplete: then what depends
+on reachability is not judged, rather than judged wrongly.
+
+A storybook's findings depend on the book and on whatever its context reads from the
 rest of the corpus (round trackers, the wanderer's cards and dashboard, every card that
 changes sentience...). The context is built over a recording view of the corpus, so the
 documents it actually read are known; the findings are memoised with the book together
@@ -25,7 +30,16 @@ from dmtool.validation.rules.recording import RecordingCorpus
 # Findings about a wanderer's cards rather than one storybook: a card nothing spawns or a
 # coda nothing awards is an orphan only if no storybook of that wanderer uses it.
 CARD_CODES = frozenset({"DM308", "DM309"})
-MEMO = "storygraph:2:"
+# Findings that hold only if every root of the storybook is known.
+REACHABILITY_CODES = frozenset({"DM303", "DM304", "DM305", "DM306", "DM307", "DM308", "DM309"})
+# Kinds that name the storybook's roots, and what each must hold for its root to be known.
+_ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
+    "encounter-card": ((("entry",), int),),
+    "finale-encounter-card": ((("entry",), int), (("ending",), str)),
+    "world-shard": ((("encounter", "entry"), int), (("finale", "encounters"), list)),
+    "round-trackers": ((("trackers",), list),),
+}
+MEMO = "storygraph:3:"
 _OWNER = "wanderer-field:1"
 
 
@@ -61,8 +75,9 @@ class _Memo:
 
     def __init__(self, corpus: Corpus) -> None:
         self._corpus = corpus
-        self._keys = {d.display: d.content_key for d in corpus.documents}
-        members = sorted((d.display, str(d.kind)) for d in corpus.documents)
+        everything = corpus.documents + corpus.partial
+        self._keys = {d.display: d.content_key for d in everything}
+        members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
         self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
@@ -94,9 +109,12 @@ def _analyse(corpus: Corpus, document: SourceDocument,
     from dmtool.storygraph.analysis import analyse
     from dmtool.storygraph.context import context_for
 
-    recording = RecordingCorpus(corpus)
+    view = ContextView(corpus, wanderer)
+    recording = RecordingCorpus(view)
     storybook = Storybook.from_document(document)
     found = analyse(storybook, context_for(recording, wanderer)).diagnostics
+    if view.incomplete:
+        found = [d for d in found if d.code not in REACHABILITY_CODES]
     return found, recording.read - {document.display}
 
 
@@ -108,3 +126,61 @@ def _owner(document: SourceDocument) -> str | None:
         return value if isinstance(value, str) else None
 
     return document.memo(_OWNER, read, lambda v: v is None or type(v) is str)
+
+
+class ContextView:
+    """The corpus as one wanderer's storybook context reads it.
+
+    Partial documents are included; one whose `wanderer` cannot be read (missing,
+    mistyped, or naming no wanderer) is taken as this wanderer's, since it may well be.
+    `incomplete` is set when such a document's entry number cannot be read.
+    """
+
+    def __init__(self, corpus: Corpus, wanderer: str) -> None:
+        self._corpus = corpus
+        self._wanderer = wanderer
+        self.incomplete = False
+
+    def of_kind(self, kind: str) -> list[SourceDocument]:
+        return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
+
+    @property
+    def documents(self) -> list[SourceDocument]:
+        """Every readable document (the context scans them all for sentience changes)."""
+        return self._corpus.documents + self._corpus.partial
+
+    def _as_mine(self, document: SourceDocument, kind: str) -> SourceDocument:
+        """The document, read as this wanderer's when its wanderer cannot be read."""
+        mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer
+        read = document
+        if not mine and self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
+            read, mine = document.read_as({**document.data, "wanderer": self._wanderer}), True
+        if mine and not self._corpus.trusted(document) and not _roots_known(read.data, kind):
+            self.incomplete = True
+        return read
+
+
+def _roots_known(data: dict[str, Any], kind: str) -> bool:
+    """Whether a document's entries (and endings, for finale sources) can be read."""
+    for parts, wanted in _ROOT_FIELDS.get(kind, ()):
+        value = _dig(data, parts)
+        if not isinstance(value, wanted) or isinstance(value, bool):
+            return False
+        if parts == ("finale", "encounters") and not all(
+                isinstance(e, dict) and _is_int(e.get("entry")) and isinstance(e.get("ending"), str)
+                for e in value):
+            return False
+        if parts == ("trackers",) and not all(
+                isinstance(t, dict) and _is_int(t.get("entry")) for t in value):
+            return False
+    return True
+
+
+def _dig(data: Any, parts: tuple[str | int, ...]) -> Any:
+    for part in parts:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -82,6 +82,7 @@ def test_the_fast_path_takes_almost_all_of_the_content(monkeypatch: pytest.Monke
     "a: 1\na: 2\n", "---\na: 1\n---\nb: 2\n", "", "# only\n", "a: 0x_1\n", "a: \"b\"#c\n",
     "a: [-]\n", "{url: http://x}\n", "a:\n\t- b\n", "%YAML 1.2\n---\na: 1\n", "a: -\n",
     "4: x\n\"4\": y\n", "a: " + "[" * 70 + "]" * 70 + "\n", "x: 1e400\n", "x: 0o17\n",
+    "a: 1\r\nb: |\r\n  x\r\n  y", "b: |\n  x\n  y", "a: b\x07c\n", "a: \"\x85\"\n",
 ])
 def test_both_paths_agree_where_they_differ_most(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     quick, slow, _ = _both(text, monkeypatch)
@@ -124,7 +125,7 @@ def test_both_paths_agree_on_generated_documents(data: Any, flow: bool) -> None:
 
 
 _YAMLISH = st.text(alphabet=st.sampled_from(
-    list("ab1 0_-:?[]{},#&*!|>'\"%@`\t\n.~\\") + ["é"]), max_size=80)
+    list("ab1 0_-:?[]{},#&*!|>'\"%@`\t\n\r.~\\") + ["é", "\x07", "\x85"]), max_size=80)
 
 
 @SETTINGS

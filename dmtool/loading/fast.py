@@ -6,7 +6,9 @@ change an answer, and everything else takes the libyaml path (document.py), whic
 gives positions and every diagnostic:
 - a screen of the text sends away anything a rule of the libyaml path looks at: anchors,
   aliases, tags, directives, document markers, tabs, explicit keys, what the strict pass
-  would examine, and the number forms yaml-rs reads differently (`1_000`, `0b1`);
+  would examine, and what yaml-rs reads differently or too leniently (`1_000`, `0b1`, a
+  last line without its line break, control characters, plain text starting with an
+  indicator);
 - yaml-rs must parse the text (it refuses duplicate keys itself);
 - the data must be what the libyaml path builds: mapping keys text or integers (made
   text), no number JSON cannot hold, at most MAX_DEPTH levels deep.
@@ -41,6 +43,8 @@ _ODD_COLON = re.compile(r":[,\[\]{}]|[ \n\[{,][:?][^ \t\r\n]")
 # '%' start plain text nowhere, and '|' or '>' glued to a letter is no block scalar
 # header either), where yaml-rs is more lenient.
 _RESERVED_START = re.compile(r"[\s\[{,][@`%]|[\[{,][ \t]*[|>]|[ \t][|>][-+0-9]*[ \t]*[^\s#]")
+# Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 # Starts with a line break, so the search jumps from line to line.
 _EXPLICIT_KEY = re.compile(r"\n[ -]*[?:](?:[ \r\n]|\Z)")
 # A float or integer this long is beyond what the libyaml path resolves the same way.
@@ -64,6 +68,8 @@ def fast_data(text: str) -> tuple[bool, Any]:
 
 def _needs_libyaml(text: str) -> bool:
     """The screen of the module docstring; false positives only cost speed."""
+    if not text.endswith("\n") or "\r" in text or _UNPRINTABLE.search(text) is not None:
+        return True  # a last line without its break, CR line ends, control characters
     if "\t" in text or ("_" in text and _underscore_number(text)) or "0b" in text:
         return True
     for character in _PROPERTY_STARTS:

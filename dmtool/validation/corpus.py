@@ -200,7 +200,8 @@ class Corpus:
         when a partial document lacks it or has a value of the wrong type there. Rules that
         count or match documents on such a key must not report what only that explains.
         """
-        value = document.data.get(key)
+        fields = self.top_fields(document)  # a storybook is not unpacked to be matched
+        value = fields.get(key)
         if value == wanted:
             return True
         facts = self.facts(document)
@@ -209,7 +210,7 @@ class Corpus:
                for ref in facts.references):
             return None
         if facts.standing is not Standing.TRUSTED and (
-                key not in document.data or any(part[:1] == (key,) for part in facts.broken)):
+                key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None
         return False
 

@@ -27,6 +27,8 @@ _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
 _UNSET: Any = object()
 T = TypeVar("T")
+# The memo of locations found: JSON pointer (plus "#key") -> (line, column, subject).
+_LOCATIONS = "locations:1"
 
 
 class SourceDocument:
@@ -139,7 +141,27 @@ class SourceDocument:
         return twin
 
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
-        """Location of the node at `parts` (or its key); falls back to the nearest ancestor."""
+        """Location of the node at `parts` (or its key); falls back to the nearest ancestor.
+
+        Locations found are remembered with the document (a memo, so the check cache keeps
+        them too): a finding repeated on every run costs no second parse of its file.
+        """
+        spot = pointer(parts) + ("#key" if key else "")
+        known = self.memos.get(_LOCATIONS)
+        hit = known.get(spot) if type(known) is dict else None
+        if (type(hit) is tuple and len(hit) == 3 and type(hit[0]) is int
+                and type(hit[1]) is int and type(hit[2]) is str):
+            self.memos_used.add(_LOCATIONS)
+            return Location(self.display, hit[0], hit[1], pointer(parts), subject=hit[2])
+        found = self._locate(parts, key=key)
+        if type(known) is not dict:
+            known = self.memos[_LOCATIONS] = {}
+        known[spot] = (found.line, found.column, found.subject)
+        self.memos_used.add(_LOCATIONS)
+        self.memos_changed = True
+        return found
+
+    def _locate(self, parts: PathParts, *, key: bool) -> Location:
         if not self._indexed:
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)

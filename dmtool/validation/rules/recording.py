@@ -19,11 +19,12 @@ UNKNOWN = "\0unknown"
 class TrackedDocument:
     """A document seen through a RecordingCorpus: reading it is recorded."""
 
-    __slots__ = ("_document", "_read")
+    __slots__ = ("_document", "_located", "_read")
 
-    def __init__(self, document: SourceDocument, read: set[str]) -> None:
+    def __init__(self, document: SourceDocument, read: set[str], located: set[str]) -> None:
         self._document = document
         self._read = read
+        self._located = located
 
     @property
     def data(self) -> Any:
@@ -37,6 +38,7 @@ class TrackedDocument:
 
     def locate(self, *args: Any, **kwargs: Any) -> Any:
         self._read.add(self._document.display)
+        self._located.add(self._document.display)
         return self._document.locate(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -51,12 +53,14 @@ class RecordingCorpus:
     def __init__(self, corpus: Any) -> None:
         self._corpus = corpus
         self.read: set[str] = set()
+        # Documents whose positions were used (a subset of `read`).
+        self.located: set[str] = set()
         self._tracked: dict[int, TrackedDocument] = {}
 
     def _track(self, document: SourceDocument) -> TrackedDocument:
         tracked = self._tracked.get(id(document))
         if tracked is None:
-            tracked = self._tracked[id(document)] = TrackedDocument(document, self.read)
+            tracked = self._tracked[id(document)] = TrackedDocument(document, self.read, self.located)
         return tracked
 
     @property

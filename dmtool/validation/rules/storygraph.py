@@ -16,9 +16,10 @@ analysed again, in a later run (through the check cache) or in a long-lived sess
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
@@ -71,7 +72,14 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
 
 
 class _Memo:
-    """Findings per storybook, remembered with the documents their context read."""
+    """Findings per storybook, remembered with what their context read, two ways.
+
+    First by the contents of every document the context read (cheap to check: nothing is
+    built). When one of them changed, the context is built again and its values compared:
+    an edit that leaves every value the analysis uses unchanged (a coda's title, a
+    comment) is answered from a second memo keyed by those values and by the contents of
+    the documents whose positions the findings name.
+    """
 
     def __init__(self, corpus: Corpus) -> None:
         self._corpus = corpus
@@ -83,39 +91,84 @@ class _Memo:
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:
             return _analyse(self._corpus, book, wanderer)[0]
+        by_documents = f"{MEMO}{wanderer}:{self._membership}"
+        stored = book.memos.get(by_documents)
+        if stored is not None and self._current(stored):
+            book.memos_used.add(by_documents)
+            return [unpack(p) for p in stored[1]]
+        built = _Context(self._corpus, wanderer)
+        by_values = f"{MEMO}values:{wanderer}:{built.fingerprint()}"
 
         def compute(doc: SourceDocument) -> tuple[Any, ...]:
-            found, read = _analyse(self._corpus, doc, wanderer)
-            keys = tuple((name, self._keys.get(name)) for name in sorted(read))
-            return keys, tuple(pack(d) for d in found)
+            found, located = built.analyse(doc)
+            return self._known(located), tuple(pack(d) for d in found)
 
-        # A value whose documents include one of unknown content is stored but never reused
-        # (_current refuses it), so it is computed again next time.
-        _, packed = book.memo(f"{MEMO}{wanderer}:{self._membership}", compute, self._current)
+        _, packed = book.memo(by_values, compute, self._current)
+        book.memos[by_documents] = (self._known(built.recording.read - {book.display}), packed)
+        book.memos_used.add(by_documents)
+        book.memos_changed = True
         return [unpack(p) for p in packed]
 
+    def _known(self, names: set[str]) -> tuple[tuple[str, str | None], ...]:
+        return tuple((name, self._keys.get(name)) for name in sorted(names))
+
     def _current(self, value: Any) -> bool:
-        """A stored value whose recorded documents all still have the same contents."""
+        """A stored value whose recorded documents all still have the same contents (one
+        of unknown content is never current: such a value is computed again)."""
         return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
                 and are_packed(value[1])
                 and all(type(item) is tuple and len(item) == 2 and item[1] is not None
                         and self._keys.get(item[0]) == item[1] for item in value[0]))
 
 
+class _Context:
+    """One wanderer's storybook context, built over a recording view of the corpus."""
+
+    def __init__(self, corpus: Corpus, wanderer: str) -> None:
+        from dmtool.storygraph.context import context_for
+
+        self.view = ContextView(corpus, wanderer)
+        self.recording = RecordingCorpus(self.view)
+        self.context = context_for(self.recording, wanderer)
+
+    def fingerprint(self) -> str:
+        """A key of every value of the context (a place in another file by its path)."""
+        plain = (_plain_values(self.context), self.view.incomplete)
+        return hashlib.blake2b(repr(plain).encode(), digest_size=16).hexdigest()
+
+    def analyse(self, document: SourceDocument) -> tuple[list[Diagnostic], set[str]]:
+        """The book's findings, and the documents whose positions they name."""
+        from dmtool.model.storybook import Storybook
+        from dmtool.storygraph.analysis import analyse
+
+        found = analyse(Storybook.from_document(document), self.context).diagnostics
+        if self.view.incomplete:
+            found = [d for d in found if d.code not in REACHABILITY_CODES]
+        return found, self.recording.located - {document.display}
+
+
+def _plain_values(value: Any) -> Any:
+    """The context as plain values: a place in a document stands as (path, parts)."""
+    from dmtool.storygraph.context import Place
+
+    if isinstance(value, Place):
+        return ("place", value.document.display, value.parts)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,
+                tuple(_plain_values(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, Mapping):
+        return tuple((key, _plain_values(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(_plain_values(item) for item in value)
+    return value
+
+
 def _analyse(corpus: Corpus, document: SourceDocument,
              wanderer: str) -> tuple[list[Diagnostic], set[str]]:
     """The book's findings, and the display names of the other documents they depend on."""
-    from dmtool.model.storybook import Storybook
-    from dmtool.storygraph.analysis import analyse
-    from dmtool.storygraph.context import context_for
-
-    view = ContextView(corpus, wanderer)
-    recording = RecordingCorpus(view)
-    storybook = Storybook.from_document(document)
-    found = analyse(storybook, context_for(recording, wanderer)).diagnostics
-    if view.incomplete:
-        found = [d for d in found if d.code not in REACHABILITY_CODES]
-    return found, recording.read - {document.display}
+    built = _Context(corpus, wanderer)
+    found, _ = built.analyse(document)
+    return found, built.recording.read - {document.display}
 
 
 def _owner(document: SourceDocument) -> str | None:

@@ -165,6 +165,9 @@ def main() -> None:
     graph_main()
     play_main(["--games", "200"])
     site_main()
+    from bench.balance_bench import main as balance_main
+
+    balance_main([])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """`dmtool play` as a plain function: options in, text through `emit`, an exit code out.
 
 Exit codes: 0 every game ran to its end (a failed wanderer stage or a concluded finale);
-1 the campaign state file has problems (its diagnostics are printed), or a game stalled or
-met content the engine cannot run; 2 unusable options (raised as UsageError).
+1 the content has errors (printed, as `dmtool check` gives them; nothing is played), the
+campaign state file has problems (its diagnostics are printed), or a game stalled or met
+content the engine cannot run; 2 unusable options (raised as UsageError).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dmtool import __version__
 from dmtool.engine.dawn_of_madness.campaign import (
     CampaignState,
     from_game,
@@ -25,10 +27,12 @@ from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
-from dmtool.engine.dawn_of_madness.play.players import POLICIES
+from dmtool.engine.dawn_of_madness.play.policies import policy_names
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
+from dmtool.reporters import render as render_report
+from dmtool.validation.gate import content_errors
 from dmtool.writing import WriteFailed, check_writable, exclusive
 
 GOALS = {goal: variant for variant, goal in SCORE_GOALS.items()}  # 30 -> short, ...
@@ -63,8 +67,8 @@ def _variant(options: PlayOptions) -> str:
 
 
 def _check(options: PlayOptions) -> None:
-    if options.policy not in POLICIES:
-        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}.")
+    if options.policy not in policy_names():
+        raise UsageError(f"--policy must be one of {', '.join(policy_names())}.")
     if not 1 <= options.players <= 4:
         raise UsageError("--players must be 1 to 4 (one player plays two wanderers).")
     if options.games < 1:
@@ -79,6 +83,13 @@ def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: No
     _check(options)
     variant = _variant(options)
     root = options.content or default_content_dir()
+    errors = content_errors([root])
+    if errors.diagnostics:
+        # The engine would play broken content wrongly, or stop half-way: say what is wrong.
+        emit(render_report(errors, fmt="text", color=False, tool_version=__version__))
+        emit(f"dmtool: the content under {root} has errors, so no game was played; fix them "
+             f"first ('dmtool check {root}' shows every finding).\n")
+        return 1
     try:
         base = load_catalog(root, options.wanderer)
     except EngineFault as fault:
@@ -151,7 +162,7 @@ def summary(result: GameResult) -> str:
     state = result.state
     scores = " ".join(f"{e} {n}" for e, n in state.scores.items())
     if result.stalled:
-        return f"result: stalled after {len(result.record['steps'])} steps (round {state.round})"
+        return f"result: stalled after {result.steps} steps (round {state.round})"
     if state.stage == "finale":
         return (f"result: ending {state.ending}, concluded in entry "
                 f"{(state.conclusion or {}).get('entry')} (finale round {state.round}); "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml import YAML
+from ruamel.yaml import YAML, YAMLError
 from ruamel.yaml.nodes import Node
 
 # Constructs that a formatter cannot re-emit faithfully; dmtool's loader refuses them too.
@@ -47,8 +47,13 @@ def tokens_of(text: str) -> list[Any]:
         return list(YAML(typ="safe", pure=True).scan(text))
     parser = CParser(text)
     tokens = []
-    while (token := parser.get_token()) is not None:
-        tokens.append(token)
+    try:
+        while (token := parser.get_token()) is not None:
+            tokens.append(token)
+    except YAMLError:
+        # YAML 1.2 forms libyaml refuses ({url: http://x}): dmtool's loader reads them
+        # with the pure parser, and so does the formatter.
+        return list(YAML(typ="safe", pure=True).scan(text))
     return tokens
 
 
@@ -58,7 +63,10 @@ def compose(text: str) -> Node:
         from ruamel.yaml.cyaml import CSafeLoader
     except ImportError:  # pragma: no cover - only without ruamel.yaml.clib
         return YAML(typ="safe", pure=True).compose(text)
-    return CSafeLoader(text).get_single_node()
+    try:
+        return CSafeLoader(text).get_single_node()
+    except YAMLError:  # as in tokens_of: what libyaml refuses, the pure parser reads
+        return YAML(typ="safe", pure=True).compose(text)
 
 
 def coverage(

@@ -34,6 +34,24 @@ NESTED_ID_SOURCES: dict[str, tuple[str, str]] = {
 }
 
 
+_TOP_FIELDS = "top-fields:1"
+# Stands for a list or mapping among top-level fields; equal to no YAML value.
+CONTAINER = ("container",)
+
+
+def _top_fields(document: SourceDocument) -> dict[str, Any]:
+    data = document.data
+    if not isinstance(data, dict):
+        return {}
+    return {k: CONTAINER if isinstance(v, dict | list) else v for k, v in data.items()}
+
+
+def _are_top_fields(value: Any) -> bool:
+    return type(value) is dict and all(
+        type(k) is str and (v == CONTAINER or v is None or type(v) in (str, int, float, bool))
+        for k, v in value.items())
+
+
 @dataclass
 class Corpus:
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
@@ -185,6 +203,11 @@ class Corpus:
                     found.add(item["id"])
         return found
 
+    def top_fields(self, document: SourceDocument) -> dict[str, Any]:
+        """A document's top-level scalar members (remembered with it: no need to unpack a
+        large document again to filter on them). Lists and mappings stand as CONTAINER."""
+        return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+
     def reads_as(self, document: SourceDocument, key: str, wanted: Any) -> bool | None:
         """Whether a document's top-level `key` says `wanted`: None when it cannot be told.
 
@@ -192,7 +215,8 @@ class Corpus:
         when a partial document lacks it or has a value of the wrong type there. Rules that
         count or match documents on such a key must not report what only that explains.
         """
-        value = document.data.get(key)
+        fields = self.top_fields(document)  # a storybook is not unpacked to be matched
+        value = fields.get(key)
         if value == wanted:
             return True
         facts = self.facts(document)
@@ -201,7 +225,7 @@ class Corpus:
                for ref in facts.references):
             return None
         if facts.standing is not Standing.TRUSTED and (
-                key not in document.data or any(part[:1] == (key,) for part in facts.broken)):
+                key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None
         return False
 

@@ -57,11 +57,11 @@ CODES: tuple[CodeInfo, ...] = (
              "corrupted, or UTF-16 without a byte order mark.", '(a NUL byte, 0x00, in the middle of a line)',
                                                                 fixed='(the same line without it)'),
     CodeInfo("DM009", "file-too-large", "File too large", E,
-             "The file is larger than the size limit for one content file (16 MiB unless "
+             "The file is larger than the size limit for one content file (64 MiB unless "
              "the max-file-size setting says otherwise). The size is checked before the file "
-             "is read. Split the file.",
+             "is read. Split the file, or raise max-file-size if it is meant to be this large.",
              '(a file over the max-file-size setting)',
-             fixed='(the file split in two, or max-file-size raised in dmtool.toml)'),
+             fixed="(the file split in two, or max-file-size raised in dmtool.toml)"),
     CodeInfo("DM010", "unreadable-path", "Path cannot be read", E,
              "A path given or found cannot be read: it does not exist, is a dangling symbolic "
              "link or a link loop, is not a regular file (a directory given as a file, a "

@@ -40,7 +40,7 @@ def _duplicate_ids(corpus: Corpus) -> Iterator[Diagnostic]:
     for kind in sorted(corpus.kinds()):
         first_seen: dict[str, SourceDocument] = {}
         for document in corpus.of_kind(kind):
-            doc_id = document.data.get("id")
+            doc_id = document.doc_id
             if not isinstance(doc_id, str):
                 continue
             original = first_seen.get(doc_id)

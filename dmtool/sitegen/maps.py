@@ -99,7 +99,7 @@ def draw_all(found: list[Picture]) -> tuple[list[Page], dict[str, str]]:
 
 def map_page(title: str, book_page: str, found: list[Picture], problems: dict[str, str]) -> str:
     """The page holding the pictures: the whole storybook (pan and zoom), then each ending."""
-    blocks = ["---\nhide:\n  - navigation\n  - toc\n---", f"# Map of {plain(title)}",
+    blocks = ["---\nhide:\n  - navigation\n  - toc\nsearch:\n  exclude: true\n---", f"# Map of {plain(title)}",
               f"Every shape is an entry of [{plain(title)}]({posixpath.basename(book_page)}): "
               "click one to read it. Arrows are the ways on, labelled with what leads there "
               "(a test's outcome, a choice, a condition, points gained). "
@@ -116,7 +116,10 @@ def map_page(title: str, book_page: str, found: list[Picture], problems: dict[st
                           f"({posixpath.basename(book_page)}#ending-{letter.lower()}): how it "
                           "starts and how each conclusion is reached.")
         if drawing.path in problems:
-            blocks.append('!!! warning "No picture"\n    ' + plain(problems[drawing.path]))
+            problem = problems[drawing.path]
+            # Our own advice keeps its Markdown; anything Graphviz said is shown as text.
+            words = problem if problem == NO_DOT else plain(problem)
+            blocks.append('!!! warning "No picture"\n    ' + words)
         else:
             extra = "" if letter else " pan-zoom"
             blocks.append(f'<div class="dmtool-graph{extra}" data-graph="{drawing.path}"></div>')

@@ -8,12 +8,12 @@ diagnostics (never an exception), and writing replaces the file in one step.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.core.modeline import schema_modeline
 from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.records import Investigator
 from dmtool.engine.deep_madness.state import ChapterState
@@ -151,12 +151,7 @@ def write_campaign(path: Path, data: dict[str, Any], *, replacing: bytes | None 
 
 def render(data: dict[str, Any], path: Path | None = None) -> str:
     """YAML with a schema modeline; nested values in flow style (JSON is valid YAML)."""
-    schema = default_schema_dir() / f"{KIND}.schema.json"
-    try:
-        where = Path(os.path.relpath(schema, (path or Path("x")).resolve().parent)).as_posix()
-    except ValueError:  # another drive: no relative path exists
-        where = schema.as_uri()
-    lines = [f"# yaml-language-server: $schema={where}"]
+    lines = [schema_modeline(KIND, path)]
     for key, value in data.items():
         if isinstance(value, dict) and value and key == "investigators":
             lines.append(f"{key}:")

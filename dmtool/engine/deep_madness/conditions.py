@@ -5,27 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from dmtool.engine.core.logic import register_combinators
 from dmtool.engine.deep_madness import things
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.registry import RULES
 from dmtool.engine.deep_madness.vocabulary import holds
 
 condition = RULES.condition
-
-
-@condition("all")
-def _all(ctx: Ctx, items: list[dict[str, Any]]) -> bool:
-    return all(holds(ctx, c) for c in items)
-
-
-@condition("any")
-def _any(ctx: Ctx, items: list[dict[str, Any]]) -> bool:
-    return any(holds(ctx, c) for c in items)
-
-
-@condition("not")
-def _not(ctx: Ctx, item: dict[str, Any]) -> bool:
-    return not holds(ctx, item)
+register_combinators(RULES)
 
 
 @condition("every_investigator")

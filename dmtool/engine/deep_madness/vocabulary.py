@@ -6,7 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.core.logic import holds
 from dmtool.engine.deep_madness.context import Ctx
+
+__all__ = ["holds", "judge", "run_effects"]
 
 
 def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
@@ -19,15 +22,6 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
         if handler is None:
             raise EngineFault(f"no handler for the chapter effect '{name}'")
         handler(ctx, value)
-
-
-def holds(ctx: Ctx, condition: dict[str, Any]) -> bool:
-    """Evaluate one condition of the vocabulary through its registered evaluator."""
-    [(name, value)] = condition.items()
-    check = ctx.rules.conditions.get(name)
-    if check is None:
-        raise EngineFault(f"no evaluator for the chapter condition '{name}'")
-    return bool(check(ctx, value))
 
 
 def judge(ctx: Ctx, ref: str, condition: dict[str, Any]) -> bool:

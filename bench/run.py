@@ -168,6 +168,9 @@ def main() -> None:
     from bench.balance_bench import main as balance_main
 
     balance_main([])
+    from bench.fmt_bench import main as fmt_main
+
+    fmt_main()
 
 
 if __name__ == "__main__":

@@ -360,6 +360,19 @@ def test_command(paths: tuple[Path, ...], keyword: str | None, explain: bool, co
     sys.exit(outcome.exit_code)
 
 
+@cli.command(epilog="Example (an editor starts it for you):\n\n  dmtool lsp")
+def lsp() -> None:
+    """Run the language server on standard input and output (for editors).
+
+    Diagnostics while you type (cross-file findings included), go to definition and
+    references for entry numbers and ids, hover, completion, quick fixes, formatting and
+    an outline. See docs/editors.md for VS Code, Neovim and Helix.
+    """
+    from dmtool.lsp.server import serve
+
+    serve()
+
+
 def main() -> None:
     """Console entry point: user errors without tracebacks (exit 2)."""
     try:

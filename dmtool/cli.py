@@ -46,8 +46,12 @@ def cli() -> None:
 @click.option("--no-cache", is_flag=True,
               help="Ignore and do not update the check cache (.dmtool-cache/, or $DMTOOL_CACHE_DIR). "
               "Example: dmtool check --no-cache")
+@click.option("--watch", is_flag=True,
+              help="Keep running: re-check whenever a file changes and print only the diagnostics "
+              "that appeared or went away. Example: dmtool check --watch content/")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
-          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool) -> None:
+          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool,
+          watch: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
@@ -57,6 +61,13 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
 
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
                            ignore=_codes(ignore), color=color, output=output, no_cache=no_cache)
+    if watch:
+        from dmtool.lsp.watch import run_watch
+
+        terminal = sys.stdout.isatty()
+        sys.exit(run_watch(request, emit=lambda text: click.echo(text, nl=False),
+                           clear=click.clear if terminal else lambda: None,
+                           color=terminal if color is None else color))
     sys.exit(run(request))
 
 

@@ -34,6 +34,7 @@ check: $(STAMP)
 
 test: $(STAMP) $(RENDERER)
 	$(BIN)/ruff check dmtool tests bench
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
 site: $(STAMP)

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script too
 
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import GameResult, play
-from dmtool.engine.play.newgame import NewGame
-from dmtool.scenarios.content import default_content_dir
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.model.content_index import default_content_dir
 
 
 def outcome(result: GameResult) -> str:

@@ -211,7 +211,9 @@ def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path |
               "score bounds. Example: --format json > graph.json")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Draw the graph to a .svg, .png or .dot file (SVG and PNG need Graphviz's "
-              "'dot'; without it the DOT file is written). Example: -o parish.svg")
+              "'dot'; without it the DOT file is written; a drawing of more than 10,000 nodes "
+              "and edges is not laid out: draw a part with --ending or --focus). "
+              "Example: -o parish.svg")
 @click.option("--focus", type=int, default=None, metavar="ENTRY",
               help="With -o, draw only the entries near this one. Example: -o near.svg --focus 106")
 @click.option("--depth", type=click.IntRange(0, 50), default=2, show_default=True,
@@ -241,7 +243,9 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)
     click.echo(result.text, nl=False)
-    sys.exit(result.exit_code)  # 0 clean (warnings allowed), 1 an error-severity finding
+    # 0 clean (warnings allowed), 1 an error-severity finding, 2 the drawing asked for was
+    # not made (too large, or Graphviz failed): the analysis is printed all the same.
+    sys.exit(result.exit_code)
 
 
 @cli.command(epilog="Examples:\n\n  dmtool odds content/wanderers/hollis-brandt/storybook.yaml\n\n"
@@ -303,7 +307,7 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
     Exit code 0 when every game ran to its end, 1 when the campaign file has problems or a
     game could not finish, 2 for unusable options.
     """
-    from dmtool.engine.play.command import PlayOptions, run_play
+    from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
 
     options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
                           score_goal=int(score_goal) if score_goal else None, devour=devour,

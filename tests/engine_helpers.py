@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dmtool.engine import Catalog, GameState
+from dmtool.engine.dawn_of_madness import Catalog, GameState
+from dmtool.model.content_index import ContentIndex
 from dmtool.scenarios.build import build
-from dmtool.scenarios.content import ContentIndex
 
 WANDERER = {"sentience": {"red": 2, "blue": 1, "green": 2, "yellow": 1, "purple": 1},
             "max_health": 6, "max_mental_capacity": 7}

@@ -32,9 +32,9 @@ def test_second_run_replays_the_same_report(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.chdir(folder)
     first = _codes(Path("."), cache)
     assert first == [("DM202", 7, 16)]
-    assert list(cache.glob("check-*.marshal"))
-    # Replaying must not need the pipeline: break it and run again.
-    monkeypatch.setattr("dmtool.validation.pipeline._cached_check", None)
+    assert list(cache.glob("check-*.cache"))
+    # Replaying must not run the rules: break them and run again.
+    monkeypatch.setattr("dmtool.validation.session.CheckSession.report", None)
     assert _codes(Path("."), cache) == first
 
 
@@ -58,10 +58,11 @@ def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest
     monkeypatch.chdir(folder)
     _codes(Path("."), cache)
     parsed: list[str] = []
-    import dmtool.validation.pipeline as pipeline
+    from dmtool.validation import pipeline
 
-    original = pipeline.check_file
-    monkeypatch.setattr(pipeline, "check_file", lambda path, *a: parsed.append(path.name) or original(path, *a))
+    original = pipeline.check_bytes
+    monkeypatch.setattr(pipeline, "check_bytes",
+                        lambda raw, path, *a: parsed.append(path.name) or original(raw, path, *a))
     (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
     assert parsed == ["other.yaml"]
@@ -72,7 +73,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     cache = tmp_path / "cache"
     monkeypatch.chdir(folder)
     _codes(Path("."), cache)
-    for stored in cache.glob("check-*.marshal"):
+    for stored in cache.glob("check-*.cache"):
         stored.write_bytes(b"\x00not marshal at all")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
 

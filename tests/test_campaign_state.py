@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dmtool.engine.campaign import (
+from dmtool.engine.dawn_of_madness.campaign import (
     CampaignState,
     from_game,
     read_campaign,
@@ -17,13 +17,13 @@ from dmtool.engine.campaign import (
     reset_wanderer,
     write_campaign,
 )
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.play.command import PlayOptions, run_play
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import play
-from dmtool.engine.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import play
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
 from dmtool.loading import read_document
-from dmtool.scenarios.content import default_content_dir
+from dmtool.model.content_index import default_content_dir
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 WANDERER = "hollis-brandt"

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from dmtool.engine import ScriptedDice, ScriptError, SeededDice
-from dmtool.engine.constants import COLOURS, FACES, TYPES, missing, satisfies
-from dmtool.engine.rng import below, next_u64, shuffled
+from dmtool.engine.core.rng import below, next_u64, shuffled
+from dmtool.engine.dawn_of_madness import ScriptedDice, ScriptError, SeededDice
+from dmtool.engine.dawn_of_madness.constants import COLOURS, FACES, TYPES, missing, satisfies
 from tests.engine_helpers import small_game
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from dmtool.engine import DefaultPolicy, SeededDice, apply
-from dmtool.engine.conditions import CONDITIONS, holds
-from dmtool.engine.context import Ctx
-from dmtool.engine.effects import EFFECTS
+from dmtool.engine.dawn_of_madness import DefaultPolicy, SeededDice, apply
+from dmtool.engine.dawn_of_madness.context import Ctx
+from dmtool.engine.dawn_of_madness.registry import RULES
+from dmtool.engine.dawn_of_madness.story import holds
 from tests.engine_helpers import small_game
 
 DEFS = json.loads((Path(__file__).parents[1] / "schemas" / "defs.schema.json").read_text())
@@ -73,11 +73,11 @@ MONSTER_EFFECTS = {"monster_attack": "gnawing-shade", "monster_drain": "gnawing-
 
 
 def test_every_effect_of_the_vocabulary_has_a_handler() -> None:
-    assert sorted(EFFECTS) == sorted(EFFECT_NAMES)
+    assert sorted(RULES.effects) == sorted(EFFECT_NAMES)
 
 
 def test_every_condition_of_the_vocabulary_has_an_evaluator() -> None:
-    assert sorted(CONDITIONS) == sorted(CONDITION_NAMES)
+    assert sorted(RULES.conditions) == sorted(CONDITION_NAMES)
 
 
 def test_every_effect_has_an_example_here() -> None:
@@ -97,7 +97,7 @@ def test_effect_runs(name: str) -> None:
     effect = {name: EXAMPLES[name]}
     if name in MONSTER_EFFECTS:
         ctx = Ctx(state.clone(), catalog, SeededDice(), DefaultPolicy())
-        from dmtool.engine.story import run_effects
+        from dmtool.engine.dawn_of_madness.story import run_effects
 
         with ctx.acting(monster=MONSTER_EFFECTS[name]):
             run_effects(ctx, [effect])

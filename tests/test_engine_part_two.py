@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from dmtool.engine import DefaultPolicy, GameState, ScriptedDice, SeededDice
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.condition_cards import default_pile, next_card
-from dmtool.engine.context import Ctx
-from dmtool.engine.devour import build_deck, otherworld_cards, reveal
-from dmtool.engine.finale import choose_ending
+from dmtool.engine.dawn_of_madness import DefaultPolicy, GameState, ScriptedDice, SeededDice
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.condition_cards import default_pile, next_card
+from dmtool.engine.dawn_of_madness.context import Ctx
+from dmtool.engine.dawn_of_madness.devour import build_deck, otherworld_cards, reveal
+from dmtool.engine.dawn_of_madness.finale import choose_ending
 from tests.engine_helpers import small_game
 
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from dmtool.engine import InteractivePolicy, Question, RandomPolicy, ScriptedPolicy, ScriptError
-from dmtool.engine.policy import REQUIRED
+from dmtool.engine.core.policy import REQUIRED
+from dmtool.engine.dawn_of_madness import (
+    InteractivePolicy,
+    Question,
+    RandomPolicy,
+    ScriptedPolicy,
+    ScriptError,
+)
 
 TIE = Question(("target",), "who?", ("mara", "ilse"))
 DEFEND = Question(("defend",), "defend?", (True, False), default=False)

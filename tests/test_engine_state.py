@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dmtool.engine import (
+from dmtool.engine.dawn_of_madness import (
     Action,
     DefaultPolicy,
     Game,
@@ -87,7 +87,7 @@ def _play(seed: int, steps: int = 60) -> dict[str, object]:
 
 
 def _question(options: list[Action]):  # type: ignore[no-untyped-def]
-    from dmtool.engine import Question
+    from dmtool.engine.dawn_of_madness import Question
 
     return Question(("action",), "next action", tuple(options))
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.play.command import PlayOptions, run_play
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import GameResult, play, replay
-from dmtool.engine.play.newgame import NewGame
-from dmtool.engine.state import GameState
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import GameResult, play, replay
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.errors import UsageError
-from dmtool.scenarios.content import default_content_dir
+from dmtool.model.content_index import default_content_dir
 
 WANDERER = "hollis-brandt"
 

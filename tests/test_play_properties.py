@@ -9,13 +9,13 @@ from functools import cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.constants import MAX_MENTAL_CAPACITY
-from dmtool.engine.play.content import load_catalog
-from dmtool.engine.play.driver import GameResult, play, replay
-from dmtool.engine.play.newgame import NewGame
-from dmtool.engine.state import GameState
-from dmtool.scenarios.content import default_content_dir
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import MAX_MENTAL_CAPACITY
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import GameResult, play, replay
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.state import GameState
+from dmtool.model.content_index import default_content_dir
 
 WANDERER = "hollis-brandt"
 GAMES = st.builds(

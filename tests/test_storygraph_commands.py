@@ -9,8 +9,10 @@ import pytest
 import yaml
 from storygraph_support import clean_entries, entry, storybook_data, write
 
+from bench.graph_bench import prepared
 from dmtool.errors import UsageError
 from dmtool.storygraph import render as render_module
+from dmtool.storygraph.analysis import analyse
 from dmtool.storygraph.commands import (
     GraphOptions,
     OddsOptions,
@@ -18,6 +20,7 @@ from dmtool.storygraph.commands import (
     run_graph,
     run_odds,
 )
+from dmtool.storygraph.dot import draw
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 
@@ -196,3 +199,50 @@ def test_parse_sentience() -> None:
     for bad in ("red", "pink=1", "red=two"):
         with pytest.raises(UsageError):
             parse_sentience(bad)
+
+
+def _fake_dot(tmp_path: Path, body: str) -> Path:
+    script = tmp_path / "fake-dot"
+    script.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def test_too_large_a_drawing_is_not_laid_out_but_the_analysis_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "dot-was-run"
+    monkeypatch.setenv("DMTOOL_DOT", str(_fake_dot(tmp_path, f"touch {marker}")))
+    monkeypatch.setattr(render_module, "MAX_LAYOUT_SIZE", 10)
+    result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg"))
+    assert result.exit_code == 2 and result.written == ()
+    assert not marker.exists() and not (tmp_path / "g.svg").exists()
+    assert "storybook 'test-book'" in result.text and "ending A:" in result.text
+    [message] = result.messages
+    assert "more than the 10 that Graphviz's dot lays out" in message
+    assert "--ending A" in message and "--focus ENTRY --depth 2" in message
+    # The DOT text needs no layout: it is written at any size.
+    result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.dot"))
+    assert result.exit_code == 0 and (tmp_path / "g.dot").is_file()
+
+
+def test_a_layout_over_its_time_budget_is_stopped_and_the_analysis_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DMTOOL_DOT", str(_fake_dot(tmp_path, "exec sleep 30")))
+    monkeypatch.setattr(render_module, "TIME_BUDGET_SECONDS", 1)
+    result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg"))
+    assert result.exit_code == 2 and not (tmp_path / "g.svg").exists()
+    assert "storybook 'test-book'" in result.text
+    assert "did not finish the layout within 1 s" in result.messages[0]
+    assert "--focus ENTRY" in result.messages[0]
+
+
+def test_a_twenty_thousand_entry_storybook_is_judged_too_large_but_a_finale_is_not() -> None:
+    analysis = analyse(*prepared(20_000))
+    whole = draw(analysis)
+    assert whole.nodes > 20_000 and render_module.too_large(whole.nodes, whole.edges)
+    part = draw(analysis, ending="A")
+    assert render_module.too_large(part.nodes, part.edges) is None
+    near = draw(analysis, focus=500, depth=2)
+    assert render_module.too_large(near.nodes, near.edges) is None

@@ -144,3 +144,87 @@ def test_focus_and_ending_select_a_subgraph(tmp_path: Path) -> None:
         and "e921 [" not in finale
         and "e20 [" not in finale
     )
+
+
+# Titles an author (or a hostile file) may write: entities Graphviz would expand, characters
+# XML cannot hold (a C0 control, U+FFFE, U+FFFF), a bare ampersand and a CDATA end.
+HOSTILE = [
+    "&#1; one",
+    "&#x1; hex",
+    "&#0; nul",
+    "bad \ufffe and \uffff here",
+    "A &amp; B",
+    "Fish & Chips &",
+    "&lt;a&gt; &nbsp;",
+    "&bogus; &#xD800; &#65534;",
+    "bell\x01\x02\x1b\x7f\x85 end",
+    "]]> cdata",
+    "emoji \U0001f56f candle",
+]
+# What each hostile title must read as in the picture (after XML parsing).
+SHOWN = {
+    "A &amp; B": "A &amp; B",
+    "Fish & Chips &": "Fish & Chips &",
+    "&#1; one": "&#1; one",
+    "&lt;a&gt; &nbsp;": "&lt;a&gt; &nbsp;",
+}
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _hostile_analysis(tmp_path: Path):  # type: ignore[no-untyped-def]
+    entries = (
+        clean_entries()
+        + [
+            entry(
+                2,
+                [
+                    {
+                        "choice": [
+                            {"label": text, "effects": [{"goto": 10 + i}]}
+                            for i, text in enumerate(HOSTILE)
+                        ]
+                    }
+                ],
+                kind="event",
+            ),
+        ]
+        + [
+            entry(10 + i, [{"fail_stage": text}], title=text)
+            for i, text in enumerate(HOSTILE)
+        ]
+    )
+    return analysed(tmp_path, entries, title="Book &#1; \ufffe & &amp;")
+
+
+def test_every_dot_string_holds_only_xml_text_with_ampersands_escaped(tmp_path: Path) -> None:
+    dot = to_dot(_hostile_analysis(tmp_path))
+    dot.encode("utf-8")  # nothing unencodable
+    _strings_are_closed(dot)
+    for string in re.findall(r'"((?:[^"\\]|\\.)*)"', dot):
+        assert not _NOT_XML.search(string), string
+        assert "\x85" not in string and "\x7f" not in string, string
+        # Graphviz expands entities in labels: every ampersand must be the start of &amp;
+        assert not re.search(r"&(?!amp;)", string), string
+
+
+def test_quote_escapes_ampersands_and_drops_what_xml_cannot_hold() -> None:
+    assert quote("A & B &amp; C") == '"A &amp; B &amp;amp; C"'
+    assert quote("x\ufffey\uffffz") == '"xyz"'
+    assert quote("&#1;") == '"&amp;#1;"'
+
+
+@pytest.mark.skipif(
+    find_dot() is None, reason="Graphviz 'dot' is not installed (apt-get install graphviz)"
+)
+def test_svg_from_hostile_titles_parses_and_shows_them_literally(tmp_path: Path) -> None:
+    analysis = _hostile_analysis(tmp_path)
+    for focus in (None, 2):
+        svg = render(to_dot(analysis, focus=focus, depth=1), "svg", find_dot() or "dot")
+        root = ET.fromstring(svg)  # an XML parser accepts it
+        texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+        joined = " | ".join(texts)
+        for title, shown in SHOWN.items():
+            assert shown in joined, (title, joined)
+        # Graphviz draws a run of spaces with a no-break space; the title is otherwise as
+        # written, with U+FFFE removed.
+        assert any(t.replace("\xa0", " ") == "Book &#1;  & &amp; (test-book)" for t in texts)

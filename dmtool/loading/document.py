@@ -9,9 +9,10 @@ Both passes run the same parser and builder, so they always agree on the data.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.builder import NeedsPositions, build
@@ -25,18 +26,99 @@ _ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
 
-@dataclass
-class SourceDocument:
-    """A loaded document. `data` holds only dict, list, str, int, float, bool and None."""
+_UNSET: Any = object()
+T = TypeVar("T")
 
-    path: Path
-    display: str
-    text: str
-    data: Any
-    modeline: str | None = None
-    # The position index, built on the first locate() call; see positions.py.
-    _positions: PositionTree | None = field(default=None, repr=False, compare=False)
-    _indexed: bool = field(default=False, repr=False, compare=False)
+
+class SourceDocument:
+    """A loaded document. `data` holds only dict, list, str, int, float, bool and None.
+
+    Text and data may be deferred: a document rebuilt from the check cache reads its
+    text from disk, and unpacks its data, only when something asks for them. `memo`
+    keeps values derived from the document (a rule's extracted references, a storybook's
+    analysis) so that the cache can store them with the file and skip the work next time.
+    """
+
+    def __init__(
+        self, path: Path, display: str, text: str | None = None, data: Any = None,
+        modeline: str | None = None, *, read_text: Callable[[], str] | None = None,
+        read_data: Callable[[], Any] | None = None, kind: Any = _UNSET, doc_id: Any = _UNSET,
+        memos: dict[str, Any] | None = None, content_key: str | None = None,
+    ) -> None:
+        self.path = path
+        self.display = display
+        self.modeline = modeline
+        self._text = text
+        self._read_text = read_text
+        self._data = data
+        self._read_data = read_data if data is None else None
+        self._kind = kind
+        self._doc_id = doc_id
+        # Stored memos (from the cache) and the keys used in this run.
+        self.memos: dict[str, Any] = memos if memos is not None else {}
+        self.memos_used: set[str] = set()
+        self.memos_changed = False
+        # A hash of the file's bytes, when known: memos of other documents that depend on
+        # this one name it in their keys.
+        self.content_key = content_key
+        # The position index, built on the first locate() call; see positions.py.
+        self._positions: PositionTree | None = None
+        self._indexed = False
+
+    def __repr__(self) -> str:
+        return f"SourceDocument({self.display!r})"
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._read_text() if self._read_text is not None else ""
+            self._read_text = None
+        return self._text
+
+    @property
+    def data(self) -> Any:
+        if self._read_data is not None:
+            self._data = self._read_data()
+            self._read_data = None
+        return self._data
+
+    @property
+    def data_loaded(self) -> bool:
+        """Whether `data` is in memory (False while deferred)."""
+        return self._read_data is None
+
+    @property
+    def kind(self) -> Any:
+        """The document's `kind:` value (None when absent), without unpacking deferred data."""
+        if self._kind is _UNSET:
+            self._kind = self.data.get("kind") if isinstance(self.data, dict) else None
+        return self._kind
+
+    @property
+    def doc_id(self) -> Any:
+        """The document's `id:` value (None when absent), without unpacking deferred data."""
+        if self._doc_id is _UNSET:
+            self._doc_id = self.data.get("id") if isinstance(self.data, dict) else None
+        return self._doc_id
+
+    def memo(self, key: str, compute: Callable[[SourceDocument], T],
+             check: Callable[[Any], bool] | None = None) -> T:
+        """`compute(self)`, remembered under `key` with this document's content.
+
+        The value must be plain data (what marshal stores: tuples, lists, dicts, str,
+        int, float, bool, None); `check` verifies a stored value's shape before it is
+        trusted (a value that fails is computed again). The key must name everything
+        besides this document that the value depends on.
+        """
+        self.memos_used.add(key)
+        if key in self.memos:
+            stored = self.memos[key]
+            if check is None or check(stored):
+                return stored  # type: ignore[no-any-return]
+        value = compute(self)
+        self.memos[key] = value
+        self.memos_changed = True
+        return value
 
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
         """Location of the node at `parts` (or its key); falls back to the nearest ancestor."""

@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 
@@ -30,11 +31,16 @@ def read_text(
     path: Path, display: str, *, max_bytes: int = MAX_BYTES
 ) -> tuple[str | None, list[Diagnostic]]:
     """The file's text without a UTF-8 byte order mark, or the reasons it has none."""
-    raw, problem = _read_bytes(path, display, max_bytes)
+    raw, problem = read_bytes(path, display, max_bytes)
     if problem is not None:
         return None, [problem]
     assert raw is not None
     return decode(raw, display)
+
+
+def open_for_reading(path: Path) -> BinaryIO:
+    """Open a content file for reading (one place, so tests can stand in for permissions)."""
+    return path.open("rb")
 
 
 def decode(raw: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
@@ -65,9 +71,10 @@ def decode(raw: bytes, display: str) -> tuple[str | None, list[Diagnostic]]:
     return text, []
 
 
-def _read_bytes(
-    path: Path, display: str, max_bytes: int
+def read_bytes(
+    path: Path, display: str, max_bytes: int = MAX_BYTES
 ) -> tuple[bytes | None, Diagnostic | None]:
+    """The file's bytes, or the located reason it cannot be read as a content file."""
     where = Location(display, 1, 1)
     try:
         info = path.stat()
@@ -83,7 +90,7 @@ def _read_bytes(
     if info.st_size > max_bytes:
         return None, _too_large(where, info.st_size, max_bytes)
     try:
-        with path.open("rb") as handle:
+        with open_for_reading(path) as handle:
             # Read one byte past the limit: the file may have grown since the stat.
             raw = handle.read(max_bytes + 1)
     except OSError as exc:

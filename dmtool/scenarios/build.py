@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dmtool.engine.board import Board, grid_paths
-from dmtool.engine.catalog import Catalog, playable_monster
-from dmtool.engine.constants import ENDINGS, MAX_MENTAL_CAPACITY, parse_domain
-from dmtool.engine.state import GameState, Monster, Shard, Wanderer
-from dmtool.scenarios.content import ContentIndex
+from dmtool.engine.dawn_of_madness.board import Board, grid_paths
+from dmtool.engine.dawn_of_madness.catalog import Catalog, playable_monster
+from dmtool.engine.dawn_of_madness.constants import ENDINGS, MAX_MENTAL_CAPACITY, parse_domain
+from dmtool.engine.dawn_of_madness.state import GameState, Monster, Shard, Wanderer
+from dmtool.model.content_index import ContentIndex, default_content_dir
+from dmtool.scenarios.borrow import SetupProblem, borrow
+from dmtool.scenarios.build_story import extend_catalog, extend_state
+
+__all__ = ["SetupProblem", "build", "resolve_content_dir"]
 
 Parts = tuple[Any, ...]
 SECTION_KIND = {"terrors": "terror", "malformations": "malformation",
@@ -18,20 +22,10 @@ CARD_KIND = {"codas": "coda", "domain_cards": "domain-card",
              "existence_cards": "existence-card", "encounter_cards": "encounter-card"}
 
 
-class SetupProblem(Exception):
-    """A setup the engine cannot start from; `code` is the DM4xx code, `where` the path."""
-
-    def __init__(self, code: str, message: str, where: Parts) -> None:
-        super().__init__(message)
-        self.code, self.message, self.where = code, message, where
-
-
 def build(setup: dict[str, Any], *, content: ContentIndex, base: Path | None = None,
           display: str | None = None) -> tuple[GameState, Catalog]:
     """The state and catalogue of a fixture's setup. `base` is the fixture's folder (for a
     campaign state file it names) and `display` its path as shown in diagnostics."""
-    from dmtool.scenarios.build_story import extend_catalog, extend_state
-
     catalog = Catalog(
         monsters=_monster_defs(setup, content),
         entries=_entries(setup, content),
@@ -42,7 +36,7 @@ def build(setup: dict[str, Any], *, content: ContentIndex, base: Path | None = N
     cards = setup.get("cards", {})
     for section, kind in CARD_KIND.items():
         for cid, body in cards.get(section, {}).items():
-            getattr(catalog, section)[cid] = _borrow(content, kind, body, ("setup", "cards",
+            getattr(catalog, section)[cid] = borrow(content, kind, body, ("setup", "cards",
                                                                            section, cid))
     catalog.support_cards.update(cards.get("support_cards", {}))
     for card in catalog.domain_cards.values():
@@ -54,30 +48,12 @@ def build(setup: dict[str, Any], *, content: ContentIndex, base: Path | None = N
     return state, catalog
 
 
-def _borrow(content: ContentIndex, kind: str, body: dict[str, Any], where: Parts,
-            kinds: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The body, on top of the content document it names with 'from' (if any)."""
-    body = dict(body)
-    source = body.pop("from", None)
-    if source is None:
-        return body
-    for k in kinds or (kind,):
-        found = content.get(k, source)
-        if found is not None:
-            merged = {key: v for key, v in found.items() if key not in ("id",)}
-            merged.update(body)
-            return merged
-    raise SetupProblem("DM414", f"No {' or '.join(kinds or (kind,))} with id '{source}' was "
-                       f"found in {content.root}; fix the id or define the card inline.",
-                       where + ("from",))
-
-
 def _monster_defs(setup: dict[str, Any], content: ContentIndex) -> dict[str, dict[str, Any]]:
     defs: dict[str, dict[str, Any]] = {}
     cards = setup.get("cards", {})
     for section, kind in SECTION_KIND.items():
         for mid, body in cards.get(section, {}).items():
-            defs[mid] = playable_monster(_borrow(content, kind, body, ("setup", "cards", section, mid)),
+            defs[mid] = playable_monster(borrow(content, kind, body, ("setup", "cards", section, mid)),
                                    kind)
     state_keys = ("shard", "wounds", "mental_capacity", "rifts")
     for mid, body in setup.get("monsters", {}).items():
@@ -85,7 +61,7 @@ def _monster_defs(setup: dict[str, Any], content: ContentIndex) -> dict[str, dic
         where = ("setup", "monsters", mid)
         if len(card) > (1 if "kind" in card else 0) or "from" in card:
             kinds = (card["kind"],) if "kind" in card else tuple(SECTION_KIND.values())
-            merged = _borrow(content, kinds[0], card, where, kinds)
+            merged = borrow(content, kinds[0], card, where, kinds)
             defs[mid] = playable_monster({**defs.get(mid, {}), **merged}, merged.get("kind", "terror"))
         elif mid not in defs:
             raise SetupProblem("DM402", f"The monster '{mid}' has no card: give its definition "
@@ -241,6 +217,4 @@ def _validate(state: GameState, catalog: Catalog) -> None:
 
 
 def resolve_content_dir(fixture: Path, declared: str | None) -> Path:
-    from dmtool.scenarios.content import default_content_dir
-
     return (fixture.parent / declared) if declared else default_content_dir()

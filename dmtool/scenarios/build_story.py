@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dmtool.engine.campaign import CampaignState, into_game, read_campaign
-from dmtool.engine.catalog import Catalog
-from dmtool.engine.state import GameState
-from dmtool.scenarios.content import ContentIndex
+from dmtool.engine.dawn_of_madness.campaign import CampaignState, into_game, read_campaign
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.state import GameState
+from dmtool.model.content_index import ContentIndex
+from dmtool.scenarios.borrow import borrow
 
 Parts = tuple[Any, ...]
 STATE_FIELDS = ("stage", "outcome", "reason", "ending", "wanderer_outcome", "wrapped_up")
@@ -55,8 +56,6 @@ def extend_catalog(setup: dict[str, Any], catalog: Catalog, content: ContentInde
 
 
 def _borrow(content: ContentIndex, kind: str, body: dict[str, Any]) -> dict[str, Any]:
-    from dmtool.scenarios.build import _borrow as borrow
-
     return borrow(content, kind, body, ("setup", "cards"))
 
 

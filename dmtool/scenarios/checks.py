@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
-from dmtool.engine.errors import REJECTIONS
+from dmtool.engine.dawn_of_madness.errors import REJECTIONS
 from dmtool.loading import SourceDocument
 from dmtool.scenarios.coverage import RULE_IDS
 
@@ -53,8 +54,6 @@ def check_document(doc: SourceDocument) -> list[Diagnostic]:
 
 
 def _close(name: str, options: set[str]) -> str | None:
-    import difflib
-
     found = difflib.get_close_matches(str(name), sorted(o for o in options if o), n=1)
     return f"did you mean '{found[0]}'?" if found else None
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
-from dmtool.engine import (
+from dmtool.engine.dawn_of_madness import (
     REJECTIONS,
     Applied,
     Catalog,
@@ -22,13 +22,16 @@ from dmtool.engine import (
     legal_actions,
     parse_action,
 )
-from dmtool.engine.engine import is_legal
-from dmtool.engine.errors import Reject
+from dmtool.engine.dawn_of_madness.engine import is_legal
+from dmtool.engine.dawn_of_madness.errors import Reject
 from dmtool.loading import SourceDocument, read_document
+from dmtool.model.content_index import index_for
 from dmtool.scenarios.build import SetupProblem, build, resolve_content_dir
 from dmtool.scenarios.build_story import CampaignProblem
-from dmtool.scenarios.content import index_for
+from dmtool.scenarios.checks import check_document
 from dmtool.scenarios.expect import check_events, check_state
+from dmtool.validation.schema_errors import schema_diagnostics
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 Parts = tuple[Any, ...]
 
@@ -116,9 +119,6 @@ def run_document(doc: SourceDocument) -> FixtureResult:
 def _schema(run: _Run, data: dict[str, Any]) -> None:
     """The same schema diagnostics `dmtool check` gives (DM1xx); a fixture that does not fit
     its schema is not run."""
-    from dmtool.validation.schema_errors import schema_diagnostics
-    from dmtool.validation.schemas import SchemaSet, default_schema_dir
-
     validator = SchemaSet(default_schema_dir()).validator("scenario")
     found = schema_diagnostics(run.doc, validator.iter_errors(data))
     run.result.diagnostics.extend(found)
@@ -128,8 +128,6 @@ def _schema(run: _Run, data: dict[str, Any]) -> None:
 
 
 def _static(run: _Run) -> None:
-    from dmtool.scenarios.checks import check_document
-
     found = check_document(run.doc)
     run.result.diagnostics.extend(found)
     if any(d.severity.value == "error" for d in found):

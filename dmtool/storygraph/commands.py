@@ -13,12 +13,17 @@ from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Report, Severity
 from dmtool.errors import UsageError
 from dmtool.model.storybook import ENDINGS, Storybook
+from dmtool.storygraph import render as graphviz
 from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.context import context_for
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.loader import load_storybooks
 
 DRAWING_SUFFIXES = (".svg", ".png", ".dot")
+_DRAW_A_PART = (
+    "Draw a part of it instead: --ending A (one ending's finale) or --focus ENTRY --depth 2 "
+    "(the entries near one), or write the DOT text with -o NAME.dot and lay it out yourself"
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,10 +131,17 @@ def run_graph(options: GraphOptions) -> GraphResult:
                     name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
                     (options.witness_dir / name).write_text(text, encoding="utf-8")
                     written.append(options.witness_dir / name)
+    not_drawn = False
     if options.output is not None and analyses:
-        written_path, message = _draw(analyses[0], options)
-        written.append(written_path)
-        messages += [message] if message else []
+        try:
+            written_path, message = _draw(analyses[0], options)
+        except graphviz.RenderError as problem:
+            # The analysis is still worth reading; say how to get a picture.
+            not_drawn = True
+            messages.append(f"{problem}. {_DRAW_A_PART}")
+        else:
+            written.append(written_path)
+            messages += [message] if message else []
     report = Report(diagnostics=diagnostics, files_checked=len(analyses))
     texts.append(render_report(report, fmt="text", color=False, tool_version=__version__).rstrip())
     texts += [f"wrote {p.as_posix()}" for p in written]
@@ -140,8 +152,9 @@ def run_graph(options: GraphOptions) -> GraphResult:
         if options.fmt == "json"
         else "\n".join(t for t in texts if t)
     )
+    exit_code = 2 if not_drawn else 1 if errors else 0
     return GraphResult(
-        text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages), 1 if errors else 0
+        text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages), exit_code
     )
 
 
@@ -164,8 +177,7 @@ def _summary(analysis: Analysis) -> str:
 
 
 def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
-    from dmtool.storygraph.dot import to_dot
-    from dmtool.storygraph.render import INSTALL_HINT, find_dot, render
+    from dmtool.storygraph.dot import draw
 
     output = options.output
     assert output is not None
@@ -176,19 +188,23 @@ def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
         raise UsageError(f"--focus {options.focus}: the storybook has no entry {options.focus}")
     if options.ending is not None and options.ending not in analysis.graph.storybook.endings:
         raise UsageError(f"--ending {options.ending}: choose one of {', '.join(ENDINGS)}")
-    dot_text = to_dot(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
+    drawing = draw(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
+    dot = None if suffix == ".dot" else graphviz.find_dot()
+    if dot is not None:
+        reason = graphviz.too_large(drawing.nodes, drawing.edges)
+        if reason is not None:
+            raise graphviz.RenderError(reason)
     output.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".dot":
-        output.write_text(dot_text, encoding="utf-8")
-        return output, None
-    dot = find_dot()
     if dot is None:
-        fallback = output.with_suffix(".dot")
-        fallback.write_text(dot_text, encoding="utf-8")
-        return fallback, INSTALL_HINT.format(
-            dot=fallback.as_posix(), svg=output.with_suffix(".svg").as_posix()
+        # DOT asked for, or no Graphviz: the DOT text, whatever its size.
+        written = output if suffix == ".dot" else output.with_suffix(".dot")
+        written.write_text(drawing.text, encoding="utf-8")
+        if suffix == ".dot":
+            return written, None
+        return written, graphviz.INSTALL_HINT.format(
+            dot=written.as_posix(), svg=output.with_suffix(".svg").as_posix()
         )
-    output.write_bytes(render(dot_text, suffix[1:], dot))
+    output.write_bytes(graphviz.render(drawing.text, suffix[1:], dot))
     return output, None
 
 

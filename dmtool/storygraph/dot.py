@@ -1,10 +1,12 @@
 """Drawing a storybook graph as Graphviz DOT: clusters, shapes by entry kind, labelled edges,
 problems highlighted, a legend.
 
-Authored text never reaches DOT unescaped: every label is a double-quoted string with
-backslashes and quotes escaped and control characters dropped, so it cannot close the
-string, start an HTML-like label or smuggle in a Graphviz escape such as \\N or \\l.
-Node ids are generated, never authored, and no URL, href or tooltip attribute is written.
+Authored text never reaches DOT unescaped: every label (and any tooltip or URL a later
+drawing adds) goes through `quote`, which writes a double-quoted string with backslashes,
+quotes and ampersands escaped and every character XML cannot hold removed, so it cannot
+close the string, start an HTML-like label, smuggle in a Graphviz escape such as \\N or
+\\l, or an entity such as &#1; that Graphviz would copy into the SVG as a raw control
+character. Node ids are generated, never authored.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root
@@ -35,15 +38,24 @@ EDGE_STYLE = {
     "never": 'style=dotted, color="#c62828", fontcolor="#c62828"',
 }
 GROUP_TITLES = {"stage": "Round events", "shard": "World shards", "card": "Encounter cards"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+# Controls (C0, DEL, C1) and line separators read as spaces; what XML 1.0 cannot hold at
+# all (surrogates, U+FFFE, U+FFFF) is dropped.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NOT_TEXT = re.compile(r"[\ud800-\udfff\ufffe\uffff]")
 
 
 def quote(text: str, *, limit: int = 60) -> str:
-    """A DOT double-quoted string holding `text` literally (shortened to `limit`)."""
-    text = _CONTROL.sub(" ", str(text)).strip()
+    """A DOT double-quoted string holding `text` literally (shortened to `limit`).
+
+    The one function every label, tooltip and URL passes through: `&` becomes `&amp;`
+    (Graphviz expands entities in labels, so `&amp;` would be drawn as `&` and `&#1;` as a
+    raw control character no XML parser accepts), backslashes and quotes are escaped.
+    """
+    text = _CONTROL.sub(" ", _NOT_TEXT.sub("", str(text))).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    text = text.replace("&", "&amp;").replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + text + '"'
 
 
 def lines(*parts: str, limit: int = 28) -> str:
@@ -141,9 +153,24 @@ def _owners(analysis: Analysis) -> dict[Node, str]:
     return owner
 
 
+class Drawing(NamedTuple):
+    """DOT text and how many nodes and edges Graphviz would lay out (the legend aside)."""
+
+    text: str
+    nodes: int
+    edges: int
+
+
 def to_dot(
     analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
 ) -> str:
+    return draw(analysis, focus=focus, depth=depth, ending=ending).text
+
+
+def draw(
+    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
+) -> Drawing:
+    """The DOT of the whole storybook, a neighbourhood of `focus`, or one ending's finale."""
     graph = analysis.graph
     storybook = graph.storybook
     chosen = select(analysis, focus=focus, depth=depth, ending=ending)
@@ -182,16 +209,19 @@ def to_dot(
         out += [f"    {line}" for line in members]
         out.append("  }")
     out += root_edges
+    nodes, edges = len(chosen) + len(root_edges), len(root_edges)
     for source, target, label, style in _edges(analysis, [n for n in chosen if n in graph.arcs]):
         if target not in chosen:
             continue
         attrs = [f"label={quote(label, limit=48)}"] if label else []
         attrs += [EDGE_STYLE[style]] if style in EDGE_STYLE else []
         out.append(f"  {_nid(source)} -> {_nid(target)} [{', '.join(attrs)}];")
+        edges += 1
     for node in sorted(n for n in chosen if isinstance(n, int) and n in problems.get("broken", ())):
         for arc in graph.arcs[node]:
             if arc.broken is not None:
-                missing = f"missing_{node}_{arc.broken}"
+                missing = f"missing_{node}_{arc.index}"
+                nodes, edges = nodes + 1, edges + 1
                 out.append(
                     f"  {missing} [label={quote(f'missing entry {arc.broken}')}, shape=plaintext, "
                     'style="", fontcolor="#c62828"];'
@@ -199,7 +229,7 @@ def to_dot(
                 out.append(f'  e{node} -> {missing} [color="#c62828", style=dashed];')
     out += _legend()
     out.append("}")
-    return "\n".join(out) + "\n"
+    return Drawing("\n".join(out) + "\n", nodes, edges)
 
 
 def _order(name: str) -> tuple[int, str]:

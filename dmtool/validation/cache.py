@@ -1,51 +1,42 @@
-"""The check cache: unchanged files cost a stat, an unchanged run costs a stat per file.
+"""The check cache on disk: verified before use, never trusted blindly, never fatal.
 
-Two layers, both keyed by a salt that changes with dmtool's code and schemas:
-- per file, keyed by (path, size, mtime): the file's own diagnostics (loading, kind,
-  schema) and, when it is valid, its data, so rules can run without re-parsing it;
-- per run, keyed by every file's stamp and the options: the whole finished report, so
-  checking an unchanged tree again replays the answer.
-Values are plain tuples serialised with `marshal` (fast, and never executes code), and the
-file is replaced atomically; a missing, stale or corrupt cache is simply ignored.
+One file per code salt (dmtool's code and schemas), holding three sections:
+- paths: absolute path -> (stat, content digest): the stat shortcut of filekeys.py;
+- records: (content digest, display name, size limit) -> what checking that content found:
+  its own diagnostics, kind, id, modeline, data (marshalled apart, unpacked only when a
+  rule reads it) and memos (values rules derived from the document, see SourceDocument.memo);
+- runs: run key -> the finished report, replayed when nothing that decides it changed.
+The file is framed: a magic number, a BLAKE2b checksum of the payload, the payload
+(marshal: fast, and it never executes code). A file whose checksum fails is discarded
+before it is unmarshalled; every entry is checked for its shape when it is used, and an
+entry that fails is dropped and recomputed. Saving writes a new file and renames it over
+the old one, so concurrent runs each leave a whole file (the last one wins).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
+from dmtool.validation.filekeys import Stat, code_salt
 
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
 DEFAULT_DIRECTORY = ".dmtool-cache"
-_FORMAT = 1
-
-Stamp = tuple[int, int]
-
-
-def stamp(path: Path) -> Stamp | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_size, info.st_mtime_ns
-
-
-def code_salt(schema_dir: Path) -> str:
-    """Changes whenever dmtool's code, its version or any schema changes."""
-    digest = hashlib.sha256(f"{_FORMAT}:{__version__}".encode())
-    package = Path(__file__).resolve().parents[1]
-    for path in sorted([*package.rglob("*.py"), *schema_dir.glob("*.json")]):
-        found = stamp(path)
-        digest.update(f"{path}:{found}".encode())
-    return digest.hexdigest()[:24]
+_FORMAT = 2
+MAGIC = b"dmtool-cache\x00" + bytes([_FORMAT])
+_CHECKSUM_BYTES = 32
+# Entries not used by this many runs in a row are dropped (several trees may share a folder).
+KEEP_RUNS = 8
+_SEVERITIES = frozenset(s.value for s in Severity)
 
 
 def default_directory() -> Path | None:
@@ -54,6 +45,24 @@ def default_directory() -> Path | None:
         return None
     return Path(os.environ.get(CACHE_ENV) or DEFAULT_DIRECTORY)
 
+
+def frame(payload: bytes) -> bytes:
+    """The bytes of a cache file holding `payload`."""
+    return MAGIC + hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() + payload
+
+
+def unframe(raw: bytes) -> bytes | None:
+    """The payload of a cache file, or None when it is not one or does not verify."""
+    head = len(MAGIC) + _CHECKSUM_BYTES
+    if len(raw) < head or not raw.startswith(MAGIC):
+        return None
+    payload = raw[head:]
+    if hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() != raw[len(MAGIC):head]:
+        return None
+    return payload
+
+
+# ---------------------------------------------------------------- diagnostics as plain tuples
 
 def _location_tuple(location: Location) -> tuple[Any, ...]:
     return (location.path, location.line, location.column, location.pointer,
@@ -72,14 +81,69 @@ def unpack(packed: tuple[Any, ...]) -> Diagnostic:
                       tuple(Location(*r) for r in related))
 
 
+def _is_location(value: Any) -> bool:
+    return (type(value) is tuple and len(value) == 6 and type(value[0]) is str
+            and type(value[1]) is int and type(value[2]) is int and type(value[3]) is str
+            and all(v is None or type(v) is int for v in value[4:]))
+
+
+def is_packed(value: Any) -> bool:
+    """Shape check of one packed diagnostic."""
+    return (type(value) is tuple and len(value) == 6 and type(value[0]) is str
+            and value[1] in _SEVERITIES and type(value[2]) is str and _is_location(value[3])
+            and (value[4] is None or type(value[4]) is str) and type(value[5]) is tuple
+            and all(_is_location(r) for r in value[5]))
+
+
+def are_packed(value: Any) -> bool:
+    return type(value) is tuple and all(is_packed(v) for v in value)
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+# ---------------------------------------------------------------- entries
+
 @dataclass
-class FileEntry:
-    stamp: Stamp
-    display: str
-    diagnostics: list[tuple[Any, ...]]
-    data: Any
+class FileRecord:
+    """What checking one file's content found (independent of where the file is)."""
+
+    diagnostics: tuple[tuple[Any, ...], ...]
+    kind: str | None
+    doc_id: str | None
     modeline: str | None
-    valid: bool
+    modeline_line: int | None
+    # The document loaded (it may still have schema errors); its data is `data_blob`.
+    loaded: bool
+    data_blob: bytes | None
+    memos: dict[str, Any] = field(default_factory=dict)
+
+    def as_tuple(self, generation: int) -> tuple[Any, ...]:
+        return (self.diagnostics, self.kind, self.doc_id, self.modeline, self.modeline_line,
+                self.loaded, self.data_blob, self.memos, generation)
+
+    @classmethod
+    def from_tuple(cls, value: Any) -> FileRecord | None:
+        """The record, or None when `value` does not have a record's shape."""
+        if type(value) is not tuple or len(value) != 9:
+            return None
+        diagnostics, kind, doc_id, modeline, line, loaded, blob, memos, _ = value
+        if not (are_packed(diagnostics) and _optional_str(kind) and _optional_str(doc_id)
+                and _optional_str(modeline) and (line is None or type(line) is int)
+                and type(loaded) is bool and (blob is None or type(blob) is bytes)
+                and type(memos) is dict and all(type(k) is str for k in memos)
+                and (blob is not None) == loaded):
+            return None
+        return cls(diagnostics, kind, doc_id, modeline, line, loaded, blob, dict(memos))
+
+
+def record_key(content: str, display: str, limit: int) -> str:
+    return f"{content}|{limit}|{display}"
+
+
+def _is_stat(value: Any) -> bool:
+    return type(value) is tuple and len(value) == 6 and all(type(v) is int for v in value)
 
 
 @dataclass
@@ -87,23 +151,35 @@ class CheckCache:
     """One cache file per salt; loaded once, saved once at the end of a run."""
 
     directory: Path | None
-    salt: str
-    files: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    runs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    salt: str = ""
+    generation: int = 0
+    paths: dict[str, Any] = field(default_factory=dict)
+    records: dict[str, Any] = field(default_factory=dict)
+    runs: dict[str, Any] = field(default_factory=dict)
     _dirty: bool = False
 
     @classmethod
     def open(cls, directory: Path | None, *, schema_dir: Path) -> CheckCache:
         if directory is None:
-            return cls(None, "")
-        cache = cls(directory, code_salt(schema_dir))
+            return cls(None)
+        package = Path(__file__).resolve().parents[1]
+        cache = cls(directory, code_salt(package, schema_dir, __version__, _FORMAT))
         try:
-            stored = marshal.loads(cache._file().read_bytes())
-            if isinstance(stored, dict):
-                cache.files = stored.get("files", {})
-                cache.runs = stored.get("runs", {})
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
+            raw = cache._file().read_bytes()
+        except OSError:
+            return cache
+        payload = unframe(raw)
+        if payload is None:
+            return cache
+        try:
+            stored = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            return cache
+        if (type(stored) is dict and type(stored.get("generation")) is int
+                and all(type(stored.get(k)) is dict for k in ("paths", "records", "runs"))):
+            cache.generation = stored["generation"] + 1
+            cache.paths, cache.records, cache.runs = (
+                stored["paths"], stored["records"], stored["runs"])
         return cache
 
     @property
@@ -112,49 +188,131 @@ class CheckCache:
 
     def _file(self) -> Path:
         assert self.directory is not None
-        return self.directory / f"check-{self.salt}.marshal"
+        return self.directory / f"check-{self.salt}.cache"
 
-    def file(self, path: Path, current: Stamp | None) -> FileEntry | None:
-        stored = self.files.get(str(path.resolve())) if self.enabled and current else None
-        if stored is None or tuple(stored[0]) != current:
-            return None
-        return FileEntry(tuple(stored[0]), stored[1], list(stored[2]), stored[3], stored[4], stored[5])
+    # -- the stat shortcut
 
-    def remember_file(self, path: Path, entry: FileEntry) -> None:
+    def known_digest(self, path: str, found: Stat) -> str | None:
+        """The content digest stored for `path`, if its stat is exactly the stored one."""
+        entry = self.paths.get(path)
+        if (type(entry) is tuple and len(entry) == 3 and _is_stat(entry[0])
+                and type(entry[1]) is str and entry[0] == found):
+            if entry[2] != self.generation:
+                self.paths[path] = (entry[0], entry[1], self.generation)
+                self._dirty = True
+            return entry[1]
+        if entry is not None and entry[0:1] != (found,):
+            self.paths.pop(path, None)
+        return None
+
+    def remember_digest(self, path: str, found: Stat, content: str) -> None:
         if self.enabled:
-            self.files[str(path.resolve())] = (entry.stamp, entry.display, tuple(entry.diagnostics),
-                                               entry.data, entry.modeline, entry.valid)
+            self.paths[path] = (found, content, self.generation)
             self._dirty = True
 
-    def run_key(self, stamps: Iterable[tuple[str, Stamp | None]], options: tuple[Any, ...]) -> str:
-        digest = hashlib.sha256(repr(options).encode())
-        for name, found in stamps:
-            digest.update(f"{name}:{found};".encode())
-        return digest.hexdigest()
+    def forget_path(self, path: str) -> None:
+        if self.paths.pop(path, None) is not None:
+            self._dirty = True
+
+    # -- per-content records
+
+    def record(self, key: str) -> FileRecord | None:
+        stored = self.records.get(key) if self.enabled else None
+        if stored is None:
+            return None
+        record = FileRecord.from_tuple(stored)
+        if record is None:
+            del self.records[key]  # wrong shape: recompute, never trust
+            self._dirty = True
+        return record
+
+    def remember_record(self, key: str, record: FileRecord) -> None:
+        if self.enabled:
+            self.records[key] = record.as_tuple(self.generation)
+            self._dirty = True
+
+    def touch_record(self, key: str, memos: dict[str, Any] | None = None) -> None:
+        """Mark a record as used by this run, replacing its memos when given."""
+        stored = self.records.get(key)
+        if type(stored) is tuple and len(stored) == 9:
+            if memos is None and stored[8] == self.generation:
+                return
+            new_memos = stored[7] if memos is None else memos
+            self.records[key] = stored[:7] + (new_memos, self.generation)
+            self._dirty = True
+
+    # -- whole runs
 
     def run(self, key: str) -> tuple[Any, ...] | None:
-        return self.runs.get(key) if self.enabled else None
+        stored = self.runs.get(key) if self.enabled else None
+        if stored is None:
+            return None
+        if (type(stored) is tuple and len(stored) == 3 and are_packed(stored[0])
+                and type(stored[1]) is int and type(stored[2]) is tuple
+                and all(type(s) is tuple and len(s) == 2 and type(s[0]) is str
+                        and type(s[1]) is str for s in stored[2])):
+            return stored
+        del self.runs[key]
+        self._dirty = True
+        return None
 
     def remember_run(self, key: str, value: tuple[Any, ...]) -> None:
         if self.enabled:
-            self.runs = {key: value}  # only the latest run is worth replaying
+            # Only the latest run per tree is worth replaying; several trees may share a folder.
+            self.runs = {k: v for k, v in self.runs.items()
+                         if k.split(":", 1)[0] != key.split(":", 1)[0]}
+            self.runs[key] = value
             self._dirty = True
 
     def save(self) -> None:
         if not self.enabled or not self._dirty:
             return
-        assert self.directory is not None
-        from dmtool.util.atomic import write_bytes_atomic  # tempfile is slow to import
-
+        oldest = self.generation - KEEP_RUNS
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            _mark_as_cache(self.directory)
-            for old in self.directory.glob("check-*.marshal"):
-                if old != self._file():
-                    old.unlink(missing_ok=True)
-            write_bytes_atomic(self._file(), marshal.dumps({"files": self.files, "runs": self.runs}))
-        except OSError:
-            pass  # a read-only tree still gets its report, only slower next time
+            payload = marshal.dumps({
+                "generation": self.generation,
+                "paths": _recent(self.paths, oldest, lambda v: v[2]),
+                "records": _recent(self.records, oldest, lambda v: v[8]),
+                "runs": self.runs,
+            })
+        except ValueError:  # a memo that is not plain data: not worth failing the run for
+            return
+        # A read-only tree still gets its report, only slower next time.
+        with contextlib.suppress(OSError):
+            _write_replacing(self._file(), frame(payload))
+
+
+def _recent(entries: dict[str, Any], oldest: int,
+            generation: Callable[[Any], Any]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key, value in entries.items():
+        try:
+            used = generation(value)
+        except (TypeError, IndexError):
+            continue
+        if type(used) is int and used > oldest:
+            kept[key] = value
+    return kept
+
+
+def _write_replacing(target: Path, data: bytes) -> None:
+    """Write beside the target under a name of this process, then rename over it.
+
+    No fsync: a file torn by a crash fails its checksum and is ignored, which is all a
+    cache needs; and the temporary file is removed whatever happens.
+    """
+    directory = target.parent
+    directory.mkdir(parents=True, exist_ok=True)
+    _mark_as_cache(directory)
+    for old in directory.glob("check-*"):
+        if old != target:
+            old.unlink(missing_ok=True)
+    temporary = directory / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _mark_as_cache(directory: Path) -> None:

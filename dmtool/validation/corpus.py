@@ -32,9 +32,9 @@ class Corpus:
 
     def add(self, document: SourceDocument) -> None:
         self.documents.append(document)
-        kind = document.data.get("kind")
+        kind = document.kind
         self._by_kind[kind].append(document)
-        doc_id = document.data.get("id")
+        doc_id = document.doc_id
         if isinstance(doc_id, str):
             self._by_id.setdefault((kind, doc_id), document)
 
@@ -47,7 +47,7 @@ class Corpus:
         return self._by_id.get((kind, doc_id))
 
     def ids(self, kind: str) -> list[str]:
-        return [d.data["id"] for d in self.of_kind(kind) if isinstance(d.data.get("id"), str)]
+        return [d.doc_id for d in self.of_kind(kind) if isinstance(d.doc_id, str)]
 
     def nested_ids(self, kind: str) -> set[str]:
         """Ids of things defined inside other documents (e.g. condition types in one file)."""

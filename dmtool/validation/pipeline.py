@@ -1,22 +1,33 @@
-"""`dmtool check` as a plain function: discover, load, pick the schema, validate, run rules."""
+"""`dmtool check` as a plain function: discover, load (through the cache), validate, run rules.
+
+The work itself is a CheckSession's (session.py); this module fills the session from
+disk through the check cache (cache.py) and replays a whole finished report when nothing
+that decides it has changed: the files' contents, their readability, the modelines'
+targets, the options, the working directory and the tree's real location.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dmtool.diagnostics import Diagnostic, Location, Report, Severity, diagnose
-from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.diagnostics import Location, Report, diagnose
+from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
-from dmtool.loading.reading import MAX_BYTES, read_text
-from dmtool.validation.cache import CheckCache, FileEntry, Stamp, pack, stamp, unpack
+from dmtool.loading.reading import MAX_BYTES, read_bytes, read_text
+from dmtool.validation.cache import CheckCache, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.rules import rule_checks
-from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
+from dmtool.validation.filecheck import FileResult, check_bytes, check_file, from_record
+from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from dmtool.validation.session import CheckSession, display_path
+
+__all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
+           "run_check"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,15 +48,6 @@ class CheckOptions:
     cache_dir: Path | None = None
 
 
-def display_path(path: Path) -> str:
-    """Paths as the user reads them: relative to the working directory when inside it."""
-    absolute = os.path.abspath(path)
-    cwd = os.getcwd()
-    if absolute == cwd or absolute.startswith(cwd + os.sep):
-        return Path(os.path.relpath(absolute, cwd)).as_posix()
-    return Path(absolute).as_posix()
-
-
 @dataclass
 class CheckResult:
     """A check's report, and the corpus it built (None when the run was replayed from cache)."""
@@ -63,7 +65,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     """run_check, keeping the corpus for commands that go on to use it (e.g. the site)."""
     schemas = SchemaSet(options.schema_dir)
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
-    report = Report(select=options.select, ignore=options.ignore)
+    session = CheckSession(schemas=schemas, max_file_size=options.max_file_size)
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:
@@ -74,39 +76,92 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     names = {path: display_path(path) for path in {*checked, *context}}
     checked_names = {names[p] for p in checked}
     every_file = sorted(names, key=names.__getitem__)
-    stamps = {path: stamp(path) for path in every_file}
-    run_key = cache.run_key(
-        ((names[p], stamps[p]) for p in every_file),
-        (sorted(options.select), sorted(options.ignore), options.max_file_size,
-         sorted(checked_names), [p.as_posix() for p in options.paths]),
-    )
-    replay = cache.run(run_key)
+    records: dict[Path, str] = {}
+    fingerprint: list[Any] = []
+    for done, path in enumerate(every_file, start=1):
+        result, key, identity = _load(path, names[path], schemas, cache, options.max_file_size)
+        session.put(path, names[path], result)
+        if key is not None:
+            records[path] = key
+        fingerprint.append((names[path], identity,
+                            [pack(d) for d in result.modeline_diagnostics()]))
+        if options.progress is not None:
+            options.progress(done, len(every_file))
+    run_key = _run_key(options, fingerprint, sorted(checked_names))
+    replay = cache.run(run_key) if cache.enabled else None
     if replay is not None:
-        return CheckResult(_replayed(report, replay), None)
-    report.extend(problems)
+        for key in records.values():
+            cache.touch_record(key)
+        cache.save()
+        return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
+                                     replay), None)
+    session.problems.extend(problems)
+    report = session.report(checked_names, select=options.select, ignore=options.ignore)
+    report.files_checked = len(checked)
     if not checked and not problems:
         shown = ", ".join(p.as_posix() for p in options.paths)
         report.add(diagnose("DM019", Location(shown), f"no YAML files found under {shown}"))
-    corpus = Corpus(schemas=schemas)
-    for done, path in enumerate(every_file, start=1):
-        name = names[path]
-        diagnostics, document = _cached_check(path, name, stamps[path], schemas, cache, options)
-        if document is not None and not any(d.severity is Severity.ERROR for d in diagnostics):
-            corpus.add(document)
-        if name in checked_names:
-            report.extend(diagnostics)
-        if options.progress is not None:
-            options.progress(done, len(every_file))
-    report.files_checked = len(checked)
-    for _name, rule in rule_checks():
-        for diagnostic in rule(corpus):
-            if diagnostic.location.path in checked_names:
-                report.add(diagnostic)
-    _attach_sources(report, {names[p]: p for p in every_file}, corpus, options.max_file_size)
-    cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics), report.files_checked,
-                                 tuple(report.sources.items())))
+    corpus = session.corpus
+    assert corpus is not None
+    _attach_sources(report, session, options.max_file_size)
+    _keep_memos(session, records, cache)
+    cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics),
+                                 report.files_checked, tuple(report.sources.items())))
     cache.save()
     return CheckResult(report, corpus)
+
+
+def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
+          max_file_size: int | None) -> tuple[FileResult, str | None, Any]:
+    """The file's result, its record key, and what identifies it in the run key."""
+    limit = max_file_size or MAX_BYTES
+    if not cache.enabled:
+        raw, problem = read_bytes(path, name, limit)
+        if raw is None:
+            assert problem is not None
+            return FileResult([problem], None), None, None
+        return check_bytes(raw, path, name, schemas), None, None
+    where = os.path.abspath(path)
+    found = stat_of(path)
+    can_read = readable(path)
+    content = cache.known_digest(where, found) if found is not None and can_read else None
+    if content is not None:
+        key = record_key(content, name, limit)
+        record = cache.record(key)
+        if record is not None:
+            result = from_record(record, path, name, max_file_size, schemas)
+            if result.document is not None:
+                result.document.content_key = content
+            return result, key, (content, can_read)
+    raw, problem = read_bytes(path, name, limit)
+    if raw is None:
+        assert problem is not None
+        cache.forget_path(where)
+        return FileResult([problem], None), None, (pack(problem), can_read)
+    content = digest(raw)
+    if found is not None and trustworthy(found):
+        cache.remember_digest(where, found, content)
+    key = record_key(content, name, limit)
+    record = cache.record(key)
+    if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
+        result = from_record(record, path, name, max_file_size, schemas)
+    else:
+        result = check_bytes(raw, path, name, schemas)
+        cache.remember_record(key, result.to_record())
+    if result.document is not None:
+        result.document.content_key = content
+    return result, key, (content, can_read)
+
+
+def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str:
+    """'<tree>:<state>': the tree is where and from where we check; the state, everything else."""
+    roots = [os.path.realpath(p) for p in (*options.paths, *content_roots(options.paths))]
+    tree = hashlib.blake2b(repr((os.getcwd(), roots)).encode(), digest_size=12).hexdigest()
+    state = hashlib.blake2b(repr((
+        sorted(options.select), sorted(options.ignore), options.max_file_size,
+        options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
+    )).encode(), digest_size=16).hexdigest()
+    return f"{tree}:{state}"
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:
@@ -117,98 +172,31 @@ def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:
     return report
 
 
-def _cached_check(
-    path: Path, name: str, current: Stamp | None, schemas: SchemaSet, cache: CheckCache,
-    options: CheckOptions,
-) -> tuple[list[Diagnostic], SourceDocument | None]:
-    """A file's own diagnostics and document, from the cache when the file is unchanged."""
-    entry = cache.file(path, current)
-    if entry is not None and entry.display == name:
-        diagnostics = [unpack(d) for d in entry.diagnostics]
-        if not entry.valid:
-            return diagnostics, None
-        text, _ = read_text(path, name, max_bytes=options.max_file_size or MAX_BYTES)
-        if text is not None:
-            return diagnostics, SourceDocument(path, name, text, entry.data, entry.modeline)
-    diagnostics, document = check_file(path, name, schemas, options.max_file_size)
-    if current is not None:
-        valid = document is not None and not any(d.severity is Severity.ERROR for d in diagnostics)
-        cache.remember_file(path, FileEntry(
-            current, name, [pack(d) for d in diagnostics],
-            document.data if valid and document is not None else None,
-            document.modeline if document is not None else None, valid))
-    return diagnostics, document
+def _keep_memos(session: CheckSession, records: dict[Path, str], cache: CheckCache) -> None:
+    """Store what the rules derived from each document with its record, for the next run."""
+    for path, key in records.items():
+        document = session.files[path].result.document
+        if document is None or not document.memos_used:
+            cache.touch_record(key)
+            continue
+        used = document.memos_used
+        if document.memos_changed or set(document.memos) != used:
+            cache.touch_record(key, {k: document.memos[k] for k in used})
+        else:
+            cache.touch_record(key)
 
 
-def _attach_sources(report: Report, paths: dict[str, Path], corpus: Corpus,
-                    max_file_size: int | None) -> None:
+def _attach_sources(report: Report, session: CheckSession, max_file_size: int | None) -> None:
     """Keep the text of every file that has a diagnostic, for the reporters' excerpts."""
-    texts = {document.display: document.text for document in corpus.documents}
+    states = {state.display: state for state in session.files.values()}
     for name in {d.location.path for d in report.diagnostics} - set(report.sources):
-        text = texts.get(name)
-        if text is None and name in paths:
-            text, _ = read_text(paths[name], name, max_bytes=max_file_size or MAX_BYTES)
+        state = states.get(name)
+        if state is None:
+            continue
+        text: str | None
+        if state.result.document is not None:
+            text = state.result.document.text
+        else:
+            text, _ = read_text(state.path, name, max_bytes=max_file_size or MAX_BYTES)
         if text is not None:
             report.sources[name] = text
-
-
-def check_file(
-    path: Path, name: str, schemas: SchemaSet, max_file_size: int | None
-) -> tuple[list[Diagnostic], SourceDocument | None]:
-    result = read_document(path, name, max_bytes=max_file_size)
-    document = result.document
-    diagnostics = list(result.diagnostics)
-    if document is None:
-        return diagnostics, None
-    kind = _kind(document, schemas, diagnostics)
-    if kind is None:
-        return diagnostics, None
-    _check_modeline(document, kind, diagnostics)
-    diagnostics.extend(schema_diagnostics(document, schemas.errors(kind, document.data)))
-    return diagnostics, document
-
-
-def _kind(document: SourceDocument, schemas: SchemaSet, out: list[Diagnostic]) -> str | None:
-    data = document.data
-    if not isinstance(data, dict):
-        out.append(diagnose("DM013", document.locate(()),
-                            "the document must be a mapping that starts with 'kind:' and 'id:'"))
-        return None
-    if "kind" not in data:
-        out.append(diagnose("DM014", document.locate(()),
-                            "the document has no 'kind:' key, so no schema can be chosen",
-                            hint="start the file with e.g. 'kind: coda'"))
-        return None
-    kind = data["kind"]
-    if not isinstance(kind, str) or kind not in schemas.kinds:
-        out.append(diagnose("DM015", document.locate(("kind",)),
-                            f"unknown kind {kind!r}; known kinds: {', '.join(sorted(schemas.kinds))}",
-                            hint=did_you_mean(str(kind), schemas.kinds)))
-        return None
-    return kind
-
-
-def _check_modeline(document: SourceDocument, kind: str, out: list[Diagnostic]) -> None:
-    expected = f"{kind}.schema.json"
-    modeline = document.modeline
-    if modeline is None:
-        out.append(diagnose("DM017", Location(document.display, 1, 1),
-                            f"the file has no schema modeline; add "
-                            f"'# yaml-language-server: $schema=<path to schemas/{expected}>' as its first line"))
-        return
-    line = _modeline_line(document)
-    where = Location(document.display, line, 1)
-    if Path(modeline).name != expected:
-        out.append(diagnose("DM016", where,
-                            f"the modeline names schema '{Path(modeline).name}' but the document is "
-                            f"of kind '{kind}', whose schema is '{expected}'"))
-    elif "://" not in modeline and not (document.path.parent / modeline).is_file():
-        out.append(diagnose("DM018", where,
-                            f"the modeline's schema path '{modeline}' does not exist relative to this file"))
-
-
-def _modeline_line(document: SourceDocument) -> int:
-    for number, text in enumerate(document.text.splitlines(), start=1):
-        if "yaml-language-server:" in text and "$schema=" in text:
-            return number
-    return 1

@@ -82,7 +82,8 @@ CODES: tuple[CodeInfo, ...] = (
              "max above 10, a living wanderer with wounds at max health, a shard outside 1-16.",
              "wanderers:\n  mara: {max_mental_capacity: 12, ...}\n"),
     CodeInfo("DM422", "unknown-error-code", "Unknown rejection code", E,
-             "'expect_error' names a code the engine never uses; see dmtool.engine.errors.",
+             "'expect_error' names a code the engine never uses; see the game's errors "
+             "module (dmtool.engine.dawn_of_madness.errors).",
              "expect_error: too_farr\n"),
     CodeInfo("DM423", "forbidden-event", "Event that must not happen was logged", E,
              "An event listed in 'absent_events' appears in the event log.",

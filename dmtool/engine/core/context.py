@@ -1,0 +1,47 @@
+"""The resolution context every game's transition works in: the state being built, the
+catalogue, dice, policy, the game's registry and the event log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.core.policy import REQUIRED, Policy, Question
+from dmtool.engine.core.registry import Rules
+
+Event = dict[str, Any]
+
+
+@dataclass
+class Context:
+    """Mutable working context of one transition. `state` is already a private clone.
+
+    A game subclasses it and names its registry in `rules`; events must be of a kind the
+    registry declares, so the log's vocabulary is known to tools that read it.
+    """
+
+    rules: ClassVar[Rules]
+
+    state: Any
+    catalog: Any
+    dice: Any
+    policy: Policy
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, event: str, **data: Any) -> None:
+        if event not in self.rules.events:
+            raise EngineFault(f"{self.rules.game}: the event kind '{event}' is not declared")
+        self.events.append({"event": event, **data})
+
+    def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
+            *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:
+        names = (keys,) if isinstance(keys, str) else keys
+        key, answer = self.policy.ask(Question(names, prompt, options, default, accepts))
+        if answer != default or key != names[0]:
+            self.emit("chose", question=names[0], key=key, answer=answer)
+        return key, answer
+
+    def answer(self, key: str, prompt: str, options: tuple[Any, ...] = (),
+               *, default: Any = REQUIRED, accepts: Any = None) -> Any:
+        return self.ask(key, prompt, options, default=default, accepts=accepts)[1]

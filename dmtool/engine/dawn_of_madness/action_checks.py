@@ -1,0 +1,211 @@
+"""The legality and cost of each wanderer action (pure: reads the state, never changes it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from dmtool.engine.core.policy import DefaultPolicy
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE
+from dmtool.engine.dawn_of_madness.context import Ctx
+from dmtool.engine.dawn_of_madness.dice import SeededDice
+from dmtool.engine.dawn_of_madness.errors import Reject
+from dmtool.engine.dawn_of_madness.items import use_action
+from dmtool.engine.dawn_of_madness.legacy import consumables
+from dmtool.engine.dawn_of_madness.plans import BASE_COST, Plan, parse_rift, range_cost
+from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
+from dmtool.engine.dawn_of_madness.story import holds
+
+Checker = Callable[[GameState, Catalog, Wanderer, Any, bool], Plan]
+CHECKS: dict[str, Checker] = {}
+
+
+def checker(kind: str) -> Callable[[Checker], Checker]:
+    def register(fn: Checker) -> Checker:
+        CHECKS[kind] = fn
+        return fn
+
+    return register
+
+
+def _void(state: GameState, w: Wanderer, what: str) -> None:
+    if w.shard is not None and state.shards[w.shard].has("void"):
+        raise Reject("void_shard", f"Shard {w.shard} holds a void token: no {what} action "
+                     "there.")
+
+
+def _once(w: Wanderer, kind: str, free: bool) -> None:
+    # Support cards' domain and search actions do not count toward the limit.
+    if not free and kind in w.used:
+        raise Reject("once_per_round", f"{w.id} has already taken the {kind} action this round.")
+
+
+@checker("move")
+def _move(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    if isinstance(args, int):
+        args = {"to": args}
+    start = w.shard or 0
+    if "path" in args:
+        route = list(args["path"])
+        if not catalog.board.is_path(start, route):
+            raise Reject("no_path", f"{route} is not a route along the board's paths from "
+                         f"shard {start}.")
+    elif "to" in args:
+        d = catalog.board.distance(start, args["to"])
+        if d is None:
+            raise Reject("no_path", f"No path leads from shard {start} to {args['to']}.")
+        route = [args["to"]] * d  # only the length matters for the cost
+    else:
+        raise Reject("bad_action", "A move names 'to: N' or 'path: [...]'.")
+    if not route:
+        raise Reject("bad_move", "A move goes at least one space.")
+    if len(route) > MAX_RANGE:
+        raise Reject("too_far", f"A move goes at most {MAX_RANGE} spaces; this one is "
+                     f"{len(route)}.")
+    return Plan("move", len(route), data={"to": route[-1], "spaces": len(route)})
+
+
+@checker("attack")
+def _attack(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    m = state.monsters.get(args.get("monster", ""))
+    if m is None:
+        raise Reject("unknown_monster", f"No monster '{args.get('monster')}' is on the board.")
+    if m.kind == "abomination":
+        raise Reject("abomination_not_attackable", "The abomination cannot be attacked; "
+                     "confront it instead.")
+    d = range_cost(state, catalog, w, m.shard)
+    rift = parse_rift(args.get("rift"), m.rifts)
+    return Plan("attack", BASE_COST["attack"] + d, data={"monster": m.id, "rift": rift})
+
+
+@checker("encounter")
+def _encounter(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    shard = w.shard or 0
+    card = args.get("card") if isinstance(args, dict) else None
+    if w.trapped:
+        if card is not None:
+            raise Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
+                         f"{w.trapped['entry']}.")
+        return Plan("encounter", BASE_COST["encounter"], data={"entry": w.trapped["entry"]})
+    _void(state, w, "encounter")
+    if card is not None:
+        if card not in state.shards[shard].cards:
+            raise Reject("no_encounter", f"The encounter card '{card}' is not on shard {shard}.")
+        defn = catalog.encounter_cards.get(card) or catalog.finale_cards.get(card, {})
+        gate = defn.get("entrance")
+        if gate and "when" in gate and not _holds(state, catalog, w, gate["when"]):
+            raise Reject("entrance_condition", f"The entrance condition of '{card}' does not "
+                         "hold.")
+        return Plan("encounter", BASE_COST["encounter"], data={"entry": defn["entry"],
+                                                               "card": card})
+    if state.shards[shard].has("completed"):
+        raise Reject("encounter_completed", f"Shard {shard}'s encounter is completed.")
+    if state.stage == "finale":
+        # Only the finale encounter of the current ending may be entered.
+        entry = catalog.finale_entry(shard, state.ending)
+        if entry is None:
+            raise Reject("no_encounter", f"Shard {shard} has no finale encounter for ending "
+                         f"{state.ending}.")
+        return Plan("encounter", BASE_COST["encounter"], data={"entry": entry})
+    entry = catalog.shard_entry(shard)
+    if entry is None:
+        raise Reject("no_encounter", f"Shard {shard} has no encounter.")
+    return Plan("encounter", BASE_COST["encounter"], data={"entry": entry})
+
+
+def _holds(state: GameState, catalog: Catalog, w: Wanderer, cond: dict[str, Any]) -> bool:
+    ctx = Ctx(state.clone(), catalog, SeededDice(), DefaultPolicy(), who=w.id)
+    return holds(ctx, cond)
+
+
+@checker("domain")
+def _domain(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    _once(w, "domain", free)
+    _void(state, w, "domain")
+    return Plan("domain", BASE_COST["domain"])
+
+
+@checker("search")
+def _search(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    _once(w, "search", free)
+    _void(state, w, "search")
+    if not state.decks.get("domain") and not state.decks.get("domain_discard"):
+        raise Reject("deck_empty", "The domain deck and its discard pile are empty.")
+    return Plan("search", BASE_COST["search"])
+
+
+@checker("trade")
+def _trade(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    _once(w, "trade", False)
+    other = state.wanderers.get(args.get("with", ""))
+    if other is None or other.id == w.id or not other.alive or other.shard != w.shard:
+        raise Reject("no_partner", f"{args.get('with')} is not another living wanderer in "
+                     f"{w.id}'s space.")
+    give, take = list(args.get("give", [])), list(args.get("take", []))
+    for cards, holder in ((give, w), (take, other)):
+        codas = [c for c in cards if c in holder.codas]
+        if codas:
+            raise Reject("not_tradeable", f"'{codas[0]}' is a coda card; codas are never "
+                         "traded.")
+        short = Counter(cards) - Counter(holder.domain_cards)
+        if short:
+            raise Reject("card_not_held", f"{holder.id} does not hold the domain card "
+                         f"'{next(iter(short))}' (as many times as listed).")
+    return Plan("trade", 0, data={"with": other.id, "give": give, "take": take})
+
+
+@checker("existence")
+def _existence(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    card = args.get("card")
+    if card not in w.existence_deck:
+        raise Reject("unknown_card", f"'{card}' is not in {w.id}'s existence deck.")
+    cost = catalog.existence_cards.get(card, {}).get("cost", 0)
+    if w.existence < cost:
+        raise Reject("not_enough_existence", f"'{card}' costs {cost} existence; {w.id} has "
+                     f"{w.existence}.")
+    return Plan("existence", 0, data={"card": card, "price": cost})
+
+
+@checker("confront")
+def _confront(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    if state.stage == "finale":
+        raise Reject("no_confrontation", "The finale has no confrontation actions.")
+    m = state.monsters.get(state.abomination or "")
+    if m is None:
+        raise Reject("no_abomination", "The abomination is not on the board.")
+    if state.confrontation["active"] is None:
+        raise Reject("no_active_card", "No confrontation card is active.")
+    d = range_cost(state, catalog, w, m.shard)
+    return Plan("confront", BASE_COST["confront"] + d, data={"monster": m.id})
+
+
+@checker("component")
+def _component(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    card = args.get("card")
+    if card not in w.existence_cards and card not in w.domain_cards:
+        raise Reject("card_not_held", f"{w.id} holds no card '{card}'.")
+    defn = catalog.existence_cards.get(card) or catalog.domain_cards.get(card) or {}
+    action = use_action(catalog, w, card)
+    charged = card in w.domain_cards and bool(defn.get("charges"))
+    if not isinstance(action, dict):
+        raise Reject("no_component_action", f"'{card}' has no action.")
+    if charged and w.charges.get(card, 0) <= 0:
+        raise Reject("no_component_action", f"'{card}' has no charge left.")
+    return Plan("component", action.get("cost", 0), data={
+        "card": card, "effects": action.get("effects", []), "charge": charged})
+
+
+@checker("legacy")
+def _legacy(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    card = args.get("card")
+    if "legacy" in w.used or card not in consumables(state, catalog, w):
+        raise Reject("legacy_unavailable", f"{w.id} cannot spend the legacy card '{card}' now "
+                     "(one consumable per round, each once per game).")
+    return Plan("legacy", 0, data={"card": card})
+
+
+@checker("pass")
+def _pass(state: GameState, catalog: Catalog, w: Wanderer, args: Any, free: bool) -> Plan:
+    return Plan("pass", 0)

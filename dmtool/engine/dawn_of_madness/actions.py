@@ -1,0 +1,147 @@
+"""Wanderer actions: parsing, and the checks that decide legality and cost (no dice here)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from dmtool.engine.dawn_of_madness.action_checks import CHECKS
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import BRAIN_COLOURS
+from dmtool.engine.dawn_of_madness.errors import Reject
+from dmtool.engine.dawn_of_madness.plans import Plan
+from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
+from dmtool.engine.dawn_of_madness.turns import active_characters
+
+WANDERER_ACTIONS = ("move", "attack", "encounter", "domain", "search", "trade", "existence",
+                    "confront", "component", "pass", "support", "legacy")
+SYSTEM_ACTIONS = ("effect", "activate", "advance", "event_phase", "refresh", "start_game",
+                  "summon", "start_finale", "reset_wanderer")
+ACTION_KINDS = WANDERER_ACTIONS + SYSTEM_ACTIONS
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing to do: a wanderer action or a system step, with plain JSON arguments."""
+
+    kind: str
+    wanderer: str | None = None
+    args: Any = None
+    pay: tuple[str, ...] = ()
+
+    def arg(self, name: str, default: Any = None) -> Any:
+        return self.args.get(name, default) if isinstance(self.args, dict) else default
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {self.kind: self.args if self.args is not None else {}}
+        if self.wanderer is not None:
+            out["wanderer"] = self.wanderer
+        if self.pay:
+            out["pay"] = list(self.pay)
+        return out
+
+    def key(self) -> str:
+        """A canonical text for comparing actions."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+
+def parse_action(data: Any) -> Action:
+    """An Action from a mapping such as {wanderer: mara, move: {to: 5}}."""
+    if not isinstance(data, dict):
+        raise Reject("bad_action",
+                     "An action is a mapping such as {wanderer: mara, move: {to: 5}}.")
+    kinds = [k for k in data if k not in ("wanderer", "pay")]
+    if len(kinds) != 1 or kinds[0] not in ACTION_KINDS:
+        raise Reject("bad_action", f"An action names exactly one of {', '.join(ACTION_KINDS)}; "
+                     f"got {', '.join(kinds) or 'none'}.")
+    pay = data.get("pay", [])
+    if not isinstance(pay, list):
+        raise Reject("bad_action", "'pay' lists brain domain colours, e.g. [green, purple].")
+    return Action(kinds[0], data.get("wanderer"), data[kinds[0]], tuple(pay))
+
+
+def check(state: GameState, catalog: Catalog, action: Action, *,
+          active: list[str] | None = None) -> Plan:
+    """Raise Reject unless the action is legal now; return its plan. `active` (the active
+    characters, when the caller already knows them) saves recomputing the track."""
+    w = _actor(state, action, active)
+    if action.kind == "support":
+        return _check_support(state, catalog, w, action)
+    plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
+    _pay(w, plan, action.pay)
+    return plan
+
+
+def _actor(state: GameState, action: Action, active: list[str] | None) -> Wanderer:
+    if state.outcome != "ongoing":
+        raise Reject("stage_over", "The stage is over.")
+    w = state.wanderers.get(action.wanderer or "")
+    if w is None:
+        raise Reject("unknown_wanderer", f"There is no wanderer '{action.wanderer}'.")
+    if state.phase != "action":
+        raise Reject("wrong_phase", f"Wanderer actions happen in the action phase, not the "
+                     f"{state.phase} phase.")
+    if not w.alive:
+        raise Reject("wanderer_dead", f"{w.id} is dead until they respawn.")
+    if active is None:
+        active = active_characters(state)
+    if w.id not in active:
+        raise Reject("not_your_turn", f"{w.id} is not the active character; the track has "
+                     f"{', '.join(active) or 'nobody'} next.")
+    if w.trapped and action.kind not in ("encounter", "pass"):
+        raise Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
+                     f"{w.trapped['entry']} (or pass).")
+    return w
+
+
+def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Plan:
+    args = action.args if isinstance(action.args, dict) else {}
+    card = args.get("card")
+    if not state.support.get(card, False):
+        raise Reject("support_unavailable", f"The support card '{card}' is not face up in play.")
+    if w.support_last:
+        raise Reject("support_twice", f"{w.id} used a support card last; take another action "
+                     "first.")
+    inner = [k for k in args if k != "card"]
+    offered = catalog.support_cards.get(card, {}).get("action")
+    if len(inner) != 1 or inner[0] != offered:
+        raise Reject("support_action", f"The support card '{card}' offers the {offered} action.")
+    plan = check_inner(state, catalog, w, inner[0], args[inner[0]], free=True)
+    plan.data["support"] = card
+    return plan
+
+
+def check_inner(state: GameState, catalog: Catalog, w: Wanderer, kind: str, args: Any,
+                *, free: bool) -> Plan:
+    fn = CHECKS.get(kind)
+    if fn is None:
+        raise Reject("bad_action", f"'{kind}' is not a wanderer action.")
+    plan = fn(state, catalog, w, args if args is not None else {}, free)
+    plan.free = free
+    if free:
+        plan.cost = 0
+    return plan
+
+
+def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> None:
+    """Brain domains of the action's colour (purple for any) stand in for capacity."""
+    allowed = BRAIN_COLOURS.get(plan.kind, frozenset())
+    left = dict(w.domains)
+    for colour in pay:
+        if plan.free or colour not in allowed:
+            raise Reject("bad_brain_payment", f"A {colour} brain cannot pay for a {plan.kind} "
+                         f"action (allowed: {', '.join(sorted(allowed)) or 'none'}).")
+        for kind in ("brain", "sphere"):
+            if left.get((colour, kind), 0) > 0:
+                left[(colour, kind)] -= 1
+                plan.brains.append((colour, kind))
+                break
+        else:
+            raise Reject("bad_brain_payment", f"{w.id} has no stored {colour} brain to spend.")
+    if len(plan.brains) > plan.cost:
+        raise Reject("bad_brain_payment", f"The action costs {plan.cost}; {len(plan.brains)} "
+                     "brains is more than that.")
+    if plan.cost - len(plan.brains) > w.mc:
+        raise Reject("not_enough_capacity", f"{w.id} has {w.mc} mental capacity; the action "
+                     f"costs {plan.cost}.")

@@ -1,0 +1,77 @@
+"""The board: which world shards are joined by paths, and distances along them."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from dmtool.engine.dawn_of_madness.constants import SHARDS
+
+
+def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[tuple[int, int]]:
+    """Paths of a 4x4 grid whose spaces hold `layout` (shard numbers row by row)."""
+    cells = list(layout) if layout is not None else list(SHARDS)
+    out: list[tuple[int, int]] = []
+    for i, shard in enumerate(cells):
+        _row, col = divmod(i, width)
+        if col + 1 < width:
+            out.append((shard, cells[i + 1]))
+        if i + width < len(cells):
+            out.append((shard, cells[i + width]))
+    return out
+
+
+@dataclass
+class Board:
+    """An undirected graph of the 16 shards; distances are counted in paths walked."""
+
+    paths: list[tuple[int, int]] = field(default_factory=grid_paths)
+    _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
+    _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        adj: dict[int, set[int]] = {n: set() for n in SHARDS}
+        for a, b in self.paths:
+            adj[a].add(b)
+            adj[b].add(a)
+        self._adj = {n: sorted(v) for n, v in adj.items()}
+        self._dist = {n: self._bfs(n) for n in SHARDS}
+
+    def _bfs(self, start: int) -> dict[int, int]:
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self._adj[here]:
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+        return dist
+
+    def neighbours(self, shard: int) -> list[int]:
+        return self._adj[shard]
+
+    def distance(self, a: int, b: int) -> int | None:
+        """Paths walked from a to b, or None when no path joins them."""
+        return self._dist[a].get(b)
+
+    def within(self, shard: int, spaces: int) -> list[int]:
+        """Shards at distance 1..spaces, nearest first then by number."""
+        found = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
+        return [n for _, n in sorted(found)]
+
+    def steps_toward(self, here: int, target: int) -> list[int]:
+        """Neighbours of `here` that lie on a shortest path to `target`."""
+        d = self.distance(here, target)
+        if d is None or d == 0:
+            return []
+        return [n for n in self._adj[here] if self._dist[n].get(target) == d - 1]
+
+    def is_path(self, start: int, route: list[int]) -> bool:
+        here = start
+        for step in route:
+            if step not in self._adj[here]:
+                return False
+            here = step
+        return True

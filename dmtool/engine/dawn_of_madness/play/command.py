@@ -1,0 +1,136 @@
+"""`dmtool play` as a plain function: options in, text through `emit`, an exit code out.
+
+Exit codes: 0 every game ran to its end (a failed wanderer stage or a concluded finale);
+1 the campaign state file has problems (its diagnostics are printed), or a game stalled or
+met content the engine cannot run; 2 unusable options (raised as UsageError).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dmtool.engine.dawn_of_madness.campaign import (
+    CampaignState,
+    from_game,
+    read_campaign,
+    write_campaign,
+)
+from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
+from dmtool.engine.dawn_of_madness.errors import EngineFault
+from dmtool.engine.dawn_of_madness.play.content import load_catalog
+from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
+from dmtool.engine.dawn_of_madness.play.newgame import NewGame
+from dmtool.engine.dawn_of_madness.play.players import POLICIES
+from dmtool.errors import UsageError
+from dmtool.model.content_index import default_content_dir
+
+GOALS = {goal: variant for variant, goal in SCORE_GOALS.items()}  # 30 -> short, ...
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What `dmtool play` was asked to do."""
+
+    wanderer: str = "hollis-brandt"
+    seed: int = 0
+    policy: str = "random"
+    players: int = 1
+    variant: str = "standard"
+    score_goal: int | None = None
+    devour: bool = False
+    campaign: Path | None = None
+    games: int = 1
+    log: bool = True
+    abomination: str | None = None
+    content: Path | None = None
+
+
+def _variant(options: PlayOptions) -> str:
+    if options.score_goal is None:
+        if options.variant not in SCORE_GOALS:
+            raise UsageError(f"--variant must be one of {', '.join(SCORE_GOALS)}.")
+        return options.variant
+    if options.score_goal not in GOALS:
+        raise UsageError(f"--score-goal must be one of {', '.join(map(str, sorted(GOALS)))}.")
+    return GOALS[options.score_goal]
+
+
+def _check(options: PlayOptions) -> None:
+    if options.policy not in POLICIES:
+        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}.")
+    if not 1 <= options.players <= 4:
+        raise UsageError("--players must be 1 to 4 (one player plays two wanderers).")
+    if options.games < 1:
+        raise UsageError("--games must be at least 1.")
+    if options.seed < 0:
+        raise UsageError("--seed must be zero or more.")
+
+
+def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: None) -> int:
+    """Play `options.games` games in a row; with a campaign file, each game starts from the
+    file and the file is rewritten (atomically) when the game ends."""
+    _check(options)
+    variant = _variant(options)
+    root = options.content or default_content_dir()
+    try:
+        base = load_catalog(root, options.wanderer)
+    except EngineFault as fault:
+        raise UsageError(f"{fault}; choose a wanderer authored under {root}.") from None
+    keep = set(base.wanderers)
+    for number in range(options.games):
+        campaign: CampaignState | None = None
+        if options.campaign is not None:
+            campaign, problems = read_campaign(options.campaign, catalog=base)
+            for d in problems:
+                emit(f"{d.location}: {d.severity.value} {d.code} {d.message}\n")
+            if campaign is None:
+                emit(f"dmtool: {options.campaign} cannot be used; it was left unchanged.\n")
+                return 1
+        game = NewGame(options.wanderer, options.seed + number, options.players, variant,
+                       options.devour, options.abomination)
+        emit(f"=== game {number + 1} of {options.games}: {options.wanderer}, seed {game.seed}, "
+             f"{game.seats} wanderers, score goal {SCORE_GOALS[variant]}"
+             f"{', devour rule' if options.devour else ''}, {options.policy} policy\n")
+        try:
+            result = play(base, game, policy=options.policy, campaign=campaign,
+                          on_event=(lambda e: emit(event_line(e) + "\n")) if options.log
+                          else None)
+        except EngineFault as fault:
+            emit(f"dmtool: the engine cannot run this content: {fault}\n")
+            return 1
+        emit(summary(result) + "\n")
+        if result.stalled:
+            return 1
+        if options.campaign is not None and campaign is not None:
+            updated = from_game(campaign, result.state, base, keep=keep, seed=game.seed)
+            write_campaign(options.campaign, updated)
+            emit(f"campaign state saved to {options.campaign} "
+                 f"({updated.games_played} game(s) played)\n")
+    return 0
+
+
+def summary(result: GameResult) -> str:
+    state = result.state
+    scores = " ".join(f"{e} {n}" for e, n in state.scores.items())
+    if result.stalled:
+        return f"result: stalled after {len(result.record['steps'])} steps (round {state.round})"
+    if state.stage == "finale":
+        return (f"result: ending {state.ending}, concluded in entry "
+                f"{(state.conclusion or {}).get('entry')} (finale round {state.round}); "
+                f"finale legacy card: {state.reason}; scores {scores}")
+    return (f"result: failed in round {state.round} ({state.reason}); scores {scores}; "
+            f"abomination {'killed' if state.abomination_killed else 'alive'}")
+
+
+def event_line(event: dict[str, Any]) -> str:
+    rest = {k: v for k, v in event.items() if k not in ("step", "event")}
+    args = " ".join(f"{k}={_short(v)}" for k, v in rest.items() if v not in (None, [], {}))
+    return f"{event.get('step', '-'):>5}  {event.get('event')}  {args}".rstrip()
+
+
+def _short(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))

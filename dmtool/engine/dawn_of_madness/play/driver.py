@@ -1,0 +1,126 @@
+"""The game loop: set a game up from content, let the automatic players play it to its end,
+and keep a record (initial state, board layout, actions, answers) that replays exactly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.engine.dawn_of_madness.actions import Action, parse_action
+from dmtool.engine.dawn_of_madness.campaign import CampaignState
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.context import Event
+from dmtool.engine.dawn_of_madness.dice import SeededDice
+from dmtool.engine.dawn_of_madness.engine import Applied, apply, candidate_actions, is_legal
+from dmtool.engine.dawn_of_madness.errors import EngineFault
+from dmtool.engine.dawn_of_madness.play.greedy import rank
+from dmtool.engine.dawn_of_madness.play.newgame import (
+    NewGame,
+    board_catalog,
+    layout_for,
+    new_state,
+)
+from dmtool.engine.dawn_of_madness.play.players import Chooser, Recorder, Replayer
+from dmtool.engine.dawn_of_madness.state import GameState
+from dmtool.engine.dawn_of_madness.turns import active_characters
+
+MAX_STEPS = 5000  # a game that has not ended by then is reported as stalled
+POLICY_SALT = 0x9E3779B97F4A7C15  # the players' generator starts apart from the dice's
+
+
+@dataclass
+class GameResult:
+    """A finished (or stalled) game: its final state, event log and record."""
+
+    state: GameState
+    log: list[Event]
+    record: dict[str, Any]
+    stalled: bool = False
+    states: list[GameState] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> str:
+        """'failed', 'stalled', or 'ending X' (the finale's ending, once concluded)."""
+        if self.stalled:
+            return "stalled"
+        if self.state.stage == "finale":
+            return f"ending {self.state.ending}"
+        return "failed"
+
+
+def next_action(state: GameState, catalog: Catalog, chooser: Chooser) -> Action:
+    """The system step due now, or the automatic players' pick of a legal action."""
+    if state.stage == "wanderer" and state.outcome == "won":
+        return Action("start_finale", None, {})
+    if state.phase == "event":
+        return Action("event_phase", None, {})
+    if state.phase == "refresh":
+        return Action("refresh", None, {})
+    active = active_characters(state)
+    candidates = candidate_actions(state, catalog, active)
+    if not candidates:
+        raise EngineFault(f"nothing can act in the {state.phase} phase")
+    monsters = [a for a in candidates if a.kind == "activate"]
+    if monsters:  # a tie among monsters on the track: the players pick which acts
+        return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
+    if chooser.policy == "greedy":
+        candidates = rank(state, catalog, candidates)
+    return chooser.pick(candidates, lambda a: is_legal(state, catalog, a, active=active))
+
+
+def play(base: Catalog, game: NewGame, *, policy: str = "random",
+         campaign: CampaignState | None = None, keep_states: bool = False,
+         on_event: Callable[[Event], None] | None = None) -> GameResult:
+    """Set up and play one game to its end (a failed wanderer stage, or a concluded
+    finale). The same inputs always give the same game."""
+    layout = layout_for(game.seed)
+    catalog = board_catalog(base, layout)
+    state = new_state(catalog, game, campaign)
+    record: dict[str, Any] = {"game": game.__dict__, "layout": layout,
+                              "initial": state.to_dict(), "steps": []}
+    chooser = Chooser(policy, game.seed ^ POLICY_SALT)
+    recorder = Recorder(chooser)
+    dice = SeededDice()
+    log: list[Event] = []
+    states: list[GameState] = []
+    start = Action("start_game", None, {"players": game.players, "variant": game.variant,
+                                        "devour": game.devour})
+    action: Action | None = start
+    for count in range(1, MAX_STEPS + 1):
+        if action is None:
+            action = next_action(state, catalog, chooser)
+        recorder.answers = []
+        done = apply(state, catalog, action, dice=dice, policy=recorder,
+                     in_place=not keep_states)
+        if not isinstance(done, Applied):
+            raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
+                              f"{done.code} ({done.message})")
+        state = done.state
+        record["steps"].append({"action": action.to_dict(), "answers": recorder.answers})
+        for event in done.events:
+            tagged = {"step": count, **event}
+            log.append(tagged)
+            if on_event is not None:
+                on_event(tagged)
+        if keep_states:
+            states.append(state)
+        if state.game_over:
+            return GameResult(state, log, record, states=states)
+        action = None
+    return GameResult(state, log, record, stalled=True, states=states)
+
+
+def replay(base: Catalog, record: dict[str, Any]) -> GameState:
+    """Rebuild the final state from a record: the initial state, then every action with the
+    answers given at the time (the dice come from the generator inside the state)."""
+    catalog = board_catalog(base, list(record["layout"]))
+    state = GameState.from_dict(record["initial"])
+    dice = SeededDice()
+    for step in record["steps"]:
+        done = apply(state, catalog, parse_action(step["action"]), dice=dice,
+                     policy=Replayer(step["answers"]), in_place=True)
+        if not isinstance(done, Applied):
+            raise EngineFault(f"the replay was refused at {step['action']}: {done.code}")
+        state = done.state
+    return state

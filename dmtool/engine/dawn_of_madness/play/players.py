@@ -1,0 +1,126 @@
+"""Automatic players for whole games: who picks actions and answers the rules' questions.
+
+'random': seeded; an action kind is picked uniformly among the kinds that are legal, then
+one action of that kind; questions get a uniform pick among their options (and the
+default), and yes-or-no help (spending stored domains, discarding domain cards) is a coin
+toss. 'first': the first option everywhere; passing only when nothing else is legal.
+'greedy': the candidates come ranked by a simple heuristic (see greedy.py) and the best
+legal one is taken; help is always taken; story choices stay random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dmtool.engine.core import rng
+from dmtool.engine.core.policy import REQUIRED, Question
+from dmtool.engine.core.script import ScriptError
+from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.play.greedy import answer
+
+POLICIES = ("random", "first", "greedy")
+YES_NO = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
+
+
+@dataclass
+class Chooser:
+    """Picks wanderer actions and answers questions; its own generator, never the dice's."""
+
+    policy: str
+    seed: int
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+
+    def _below(self, n: int) -> int:
+        self.seed, value = rng.below(self.seed, n)
+        return value
+
+    def action(self, actions: list[Action]) -> Action:
+        """A pick among actions that are all legal."""
+        return self.pick(actions, lambda _: True)
+
+    def pick(self, candidates: list[Action], legal: Callable[[Action], bool]) -> Action:
+        """A pick among candidates, testing legality only as far as needed. For 'random'
+        this is rejection sampling: a uniform kind among the kinds with a legal action,
+        then a uniform legal action of that kind."""
+        if self.policy == "first":
+            ordered = [a for a in candidates if a.kind != "pass"] + [
+                a for a in candidates if a.kind == "pass"]
+            found = next((a for a in ordered if legal(a)), None)
+        elif self.policy == "greedy":  # already ranked best first by the caller
+            found = next((a for a in candidates if legal(a)), None)
+        else:
+            found = self._sample(candidates, legal)
+        if found is None:
+            raise ScriptError("DM406", "No legal action is left to choose.")
+        return found
+
+    def _sample(self, candidates: list[Action], legal: Callable[[Action], bool]) -> Action | None:
+        groups: dict[str, list[Action]] = {}
+        for a in candidates:
+            groups.setdefault(a.kind, []).append(a)
+        kinds = list(groups)
+        while kinds:
+            kind = kinds[self._below(len(kinds))]
+            same = groups[kind]
+            while same:
+                a = same.pop(self._below(len(same)))
+                if legal(a):
+                    return a
+            kinds.remove(kind)
+        return None
+
+    def ask(self, question: Question) -> tuple[str, Any]:
+        options = list(question.options)
+        if self.policy == "first":
+            if question.default is not REQUIRED:
+                return question.key, question.default
+            if not options:
+                raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
+            return question.key, options[0]
+        if self.policy == "greedy":
+            picked = answer(question)
+            if picked is not None:
+                return picked
+        if question.default is not REQUIRED and question.default not in options:
+            options.append(question.default)
+        if question.key in YES_NO and question.valid(question.key, True):
+            options = [True, question.default]
+        if not options:
+            raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
+        return question.key, options[self._below(len(options))]
+
+
+@dataclass
+class Recorder:
+    """A policy that answers through a Chooser and keeps every answer, in order."""
+
+    chooser: Chooser
+    answers: list[list[Any]] = field(default_factory=list)
+
+    def ask(self, question: Question) -> tuple[str, Any]:
+        key, answer = self.chooser.ask(question)
+        self.answers.append([key, answer])
+        return key, answer
+
+
+@dataclass
+class Replayer:
+    """Answers from a record, strictly in order (a replay that diverges fails loudly)."""
+
+    answers: list[list[Any]]
+    cursor: int = 0
+
+    def ask(self, question: Question) -> tuple[str, Any]:
+        if self.cursor >= len(self.answers):
+            raise ScriptError("DM406", f"The record has no answer for '{question.prompt}'.")
+        key, answer = self.answers[self.cursor]
+        self.cursor += 1
+        if key not in question.keys:
+            raise ScriptError("DM408", f"The record answers '{key}' where the engine asked "
+                              f"'{question.key}'.")
+        return key, answer

@@ -1,0 +1,79 @@
+"""The interpreter of the content vocabulary: effect lists and conditions through the
+registry, storybook entries, encounters, and death inside them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dmtool.engine.dawn_of_madness.context import Ctx, Frame
+from dmtool.engine.dawn_of_madness.errors import EngineFault
+
+
+def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
+    """Resolve effects in order through their handlers.
+
+    When the encounter's wanderer dies, the block of effects being resolved at that moment
+    finishes (without following links), and the encounter ends when control returns to an
+    enclosing block.
+    """
+    handlers = ctx.rules.effects
+    frame = ctx.frame
+    frame.depth += 1
+    mine = frame.depth
+    try:
+        for effect in effects:
+            if ctx.halted:
+                return
+            if frame.death_depth is not None:
+                if mine < frame.death_depth:
+                    frame.ended = True
+                    return
+                if "goto" in effect:
+                    continue
+            [(name, value)] = effect.items()
+            handler = handlers.get(name)
+            if handler is None:
+                raise EngineFault(f"no handler for the effect '{name}'")
+            handler(ctx, value)
+    finally:
+        frame.depth -= 1
+
+
+def holds(ctx: Ctx, cond: dict[str, Any]) -> bool:
+    """Evaluate one condition of the vocabulary through its registered evaluator."""
+    [(name, value)] = cond.items()
+    check = ctx.rules.conditions.get(name)
+    if check is None:
+        raise EngineFault(f"no evaluator for the condition '{name}'")
+    return bool(check(ctx, value))
+
+
+def resolve_entry(ctx: Ctx, number: int) -> None:
+    """Read one storybook entry: check its entrance condition, then resolve its effects."""
+    entry = ctx.catalog.entries.get(number)
+    if entry is None:
+        raise EngineFault(f"the storybook has no entry {number}")
+    gate = entry.get("entrance")
+    if gate and "when" in gate and not holds(ctx, gate["when"]):
+        ctx.emit("entrance_refused", entry=number)
+        return
+    if number not in ctx.state.visited:
+        ctx.state.visited.append(number)
+    ctx.emit("entry", entry=number, wanderer=ctx.who)
+    previous = ctx.frame.entry
+    ctx.frame.entry = number
+    try:
+        run_effects(ctx, entry.get("effects", []))
+    finally:
+        ctx.frame.entry = previous
+
+
+def encounter(ctx: Ctx, wanderer: str, number: int, *, summoned: bool = False,
+              card: str | None = None) -> None:
+    """A wanderer enters an encounter; a summoned dead wanderer counts as alive inside it."""
+    frame = Frame("encounter", wanderer=wanderer, summoned=summoned)
+    ctx.emit("encounter_started", wanderer=wanderer, entry=number, card=card, summoned=summoned)
+    with ctx.in_frame(frame), ctx.acting(who=wanderer):
+        resolve_entry(ctx, number)
+    reason = "death" if frame.death_depth is not None else "end" if frame.ended else "done"
+    ctx.emit("encounter_ended", wanderer=wanderer, entry=number, reason=reason)

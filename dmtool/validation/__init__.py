@@ -1,0 +1,1 @@
+"""Checking content: schema validation, cross-file references and domain rules."""

@@ -1,0 +1,175 @@
+"""Checking one file on its own: load it, pick its schema by kind, validate, check the modeline.
+
+The result splits what depends only on the file's bytes (loading, kind and schema
+diagnostics: cacheable by content) from what depends on the file system around it
+(the modeline: whether the schema file it names exists), which is computed afresh.
+"""
+
+from __future__ import annotations
+
+import marshal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
+from dmtool.loading import SourceDocument, load_text, read_document
+from dmtool.loading.reading import MAX_BYTES, decode, read_text
+from dmtool.validation.cache import FileRecord, pack, unpack
+from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
+from dmtool.validation.schemas import SchemaSet
+
+
+@dataclass
+class FileResult:
+    """One file's own findings: `document` is None when it did not load or has no known kind."""
+
+    diagnostics: list[Diagnostic]
+    document: SourceDocument | None
+    modeline_line: int | None = None
+
+    def modeline_diagnostics(self) -> list[Diagnostic]:
+        """DM016-DM018 for the document, as the file system is now."""
+        if self.document is None:
+            return []
+        return modeline_problems(self.document, self.modeline_line)
+
+    def to_record(self) -> FileRecord:
+        document = self.document
+        if document is None:
+            return FileRecord(tuple(pack(d) for d in self.diagnostics), None, None, None, None,
+                              False, None)
+        doc_id = document.doc_id
+        return FileRecord(tuple(pack(d) for d in self.diagnostics), document.kind,
+                          doc_id if isinstance(doc_id, str) else None, document.modeline,
+                          self.modeline_line, True, marshal.dumps(document.data))
+
+
+def check_file(
+    path: Path, name: str, schemas: SchemaSet, max_file_size: int | None
+) -> tuple[list[Diagnostic], SourceDocument | None]:
+    """Everything `dmtool check` says about one file on its own, and its document."""
+    result = read_document(path, name, max_bytes=max_file_size)
+    if result.document is None:
+        return list(result.diagnostics), None
+    checked = check_document(result.document, schemas)
+    return checked.diagnostics + checked.modeline_diagnostics(), checked.document
+
+
+def check_bytes(raw: bytes, path: Path, name: str, schemas: SchemaSet) -> FileResult:
+    """check_file's content part for bytes already read (the cache hashed them)."""
+    text, problems = decode(raw, name)
+    if text is None:
+        return FileResult(problems, None)
+    return check_text(text, path, name, schemas)
+
+
+def check_text(text: str, path: Path, name: str, schemas: SchemaSet) -> FileResult:
+    """check_file's content part for a text (an editor's unsaved buffer, or decoded bytes)."""
+    loaded = load_text(text, path=path, display=name)
+    if loaded.document is None:
+        return FileResult(list(loaded.diagnostics), None)
+    return check_document(loaded.document, schemas)
+
+
+def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:
+    diagnostics: list[Diagnostic] = []
+    kind = _kind(document, schemas, diagnostics)
+    if kind is None:
+        return FileResult(diagnostics, None)
+    diagnostics.extend(schema_diagnostics(document, schemas.errors(kind, document.data)))
+    line = document.modeline_line if document.modeline is not None else None
+    return FileResult(diagnostics, document, line)
+
+
+def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | None,
+                schemas: SchemaSet) -> FileResult:
+    """A FileResult rebuilt from the cache: text and data are read only when used."""
+    diagnostics = [unpack(d) for d in record.diagnostics]
+    if not record.loaded or record.data_blob is None:
+        return FileResult(diagnostics, None)
+    blob = record.data_blob
+    limit = max_file_size or MAX_BYTES
+
+    def text() -> str:
+        return read_text(path, name, max_bytes=limit)[0] or ""
+
+    def data() -> Any:
+        # The cache verified its checksum; a value that is still not JSON data (a cache
+        # written by hand) is not trusted: the file is parsed again instead.
+        try:
+            value = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            value = None
+        if value is not None and is_json(value):
+            return value
+        reloaded = load_text(text(), path=path, display=name).document
+        return reloaded.data if reloaded is not None else {}
+
+    document = SourceDocument(path, name, modeline=record.modeline, read_text=text,
+                              read_data=data, kind=record.kind, doc_id=record.doc_id,
+                              memos=record.memos)
+    return FileResult(diagnostics, document, record.modeline_line)
+
+
+def is_json(value: Any) -> bool:
+    """Whether `value` is made only of the JSON types the loader produces."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        cls = item.__class__
+        if cls is dict:
+            if any(k.__class__ is not str for k in item):
+                return False
+            pending.extend(item.values())
+        elif cls is list:
+            pending.extend(item)
+        elif not (cls is str or cls is int or cls is float or cls is bool or item is None):
+            return False
+    return True
+
+
+def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+def _kind(document: SourceDocument, schemas: SchemaSet, out: list[Diagnostic]) -> str | None:
+    data = document.data
+    if not isinstance(data, dict):
+        out.append(diagnose("DM013", document.locate(()),
+                            "the document must be a mapping that starts with 'kind:' and 'id:'"))
+        return None
+    if "kind" not in data:
+        out.append(diagnose("DM014", document.locate(()),
+                            "the document has no 'kind:' key, so no schema can be chosen",
+                            hint="start the file with e.g. 'kind: coda'"))
+        return None
+    kind = data["kind"]
+    if not isinstance(kind, str) or kind not in schemas.kinds:
+        out.append(diagnose("DM015", document.locate(("kind",)),
+                            f"unknown kind {kind!r}; known kinds: {', '.join(sorted(schemas.kinds))}",
+                            hint=did_you_mean(str(kind), schemas.kinds)))
+        return None
+    return kind
+
+
+def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagnostic]:
+    """DM017 (no modeline), DM016 (names another kind's schema), DM018 (names no file)."""
+    kind = document.kind
+    expected = f"{kind}.schema.json"
+    modeline = document.modeline
+    if modeline is None:
+        return [diagnose("DM017", Location(document.display, 1, 1),
+                         f"the file has no schema modeline; add "
+                         f"'# yaml-language-server: $schema=<path to schemas/{expected}>' as its "
+                         "first line")]
+    where = Location(document.display, line or 1, 1)
+    if Path(modeline).name != expected:
+        return [diagnose("DM016", where,
+                         f"the modeline names schema '{Path(modeline).name}' but the document is "
+                         f"of kind '{kind}', whose schema is '{expected}'")]
+    if "://" not in modeline and not (document.path.parent / modeline).is_file():
+        return [diagnose("DM018", where,
+                         f"the modeline's schema path '{modeline}' does not exist relative to "
+                         "this file")]
+    return []

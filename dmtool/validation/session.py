@@ -1,0 +1,168 @@
+"""CheckSession: an in-process, incremental `dmtool check` for watch mode and the language server.
+
+A session holds every file of a content tree as checked on its own (loading, kind,
+schema, modeline) and runs the cross-file rules over the documents on demand. Updating a
+file re-checks that file alone; unchanged documents keep their memos (see
+SourceDocument.memo), so the rules redo only the work whose inputs changed: the changed
+file's own extraction and analysis, then the cheap joins across files. Nothing is read
+from disk that did not change. `dmtool check` itself runs through a session, filled from
+the on-disk cache instead of from the editor.
+
+    session = CheckSession()
+    session.load([Path("content")])          # read the tree once
+    session.update(path, unsaved_text)       # an editor change, not saved yet
+    session.remove(path)                     # a deleted file
+    by_file = session.diagnostics()          # {display path: [Diagnostic, ...]}
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dmtool.diagnostics import Diagnostic, Report
+from dmtool.loading import discover
+from dmtool.loading.discovery import content_roots
+from dmtool.loading.reading import read_bytes
+from dmtool.validation.corpus import Corpus
+from dmtool.validation.filecheck import FileResult, check_bytes, check_text, has_errors
+from dmtool.validation.filekeys import digest
+from dmtool.validation.rules import rule_checks
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
+
+
+def display_path(path: Path) -> str:
+    """Paths as the user reads them: relative to the working directory when inside it."""
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute == cwd or absolute.startswith(cwd + os.sep):
+        return Path(os.path.relpath(absolute, cwd)).as_posix()
+    return Path(absolute).as_posix()
+
+
+@dataclass
+class FileState:
+    """One file of the session: its own findings and, when it loaded, its document."""
+
+    path: Path
+    display: str
+    result: FileResult
+    # DM016-DM018, recomputed whenever the session is asked (they depend on other files).
+    modeline: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def own(self) -> list[Diagnostic]:
+        return self.result.diagnostics + self.modeline
+
+
+@dataclass
+class CheckSession:
+    """The files of a content tree, checked on their own, and the corpus rules over them."""
+
+    schemas: SchemaSet = field(default_factory=lambda: SchemaSet(default_schema_dir()))
+    max_file_size: int | None = None
+    files: dict[Path, FileState] = field(default_factory=dict)
+    # Diagnostics that belong to no file (a path that does not exist, for instance).
+    problems: list[Diagnostic] = field(default_factory=list)
+    corpus: Corpus | None = None
+
+    # -- filling the session
+
+    def load(self, paths: Iterable[Path], *, whole_corpus: bool = True) -> list[Path]:
+        """Read and check every YAML file under `paths` (and, by default, the content tree
+        around them) from disk; returns the files found under `paths` themselves."""
+        named, problems = discover(list(paths))
+        self.problems.extend(problems)
+        around: list[Path] = []
+        if whole_corpus:
+            around, _ = discover(content_roots(list(paths)))
+        for path in {*named, *around}:
+            self.read(path)
+        return named
+
+    def read(self, path: Path) -> None:
+        """(Re)check one file from disk."""
+        name = display_path(path)
+        raw, problem = read_bytes(path, name, self._limit())
+        if raw is None:
+            assert problem is not None
+            self.put(path, name, FileResult([problem], None))
+            return
+        result = check_bytes(raw, path, name, self.schemas)
+        if result.document is not None:
+            result.document.content_key = digest(raw)
+        self.put(path, name, result)
+
+    def update(self, path: Path, text: str) -> None:
+        """Check `path` as if it held `text` (an editor's buffer); nothing is read from disk."""
+        name = display_path(path)
+        result = check_text(text, path, name, self.schemas)
+        if result.document is not None:
+            result.document.content_key = digest(text.encode("utf-8", "surrogatepass"))
+        self.put(path, name, result)
+
+    def remove(self, path: Path) -> None:
+        """Forget a file (it was deleted or closed)."""
+        if self.files.pop(path, None) is not None:
+            self.corpus = None
+
+    def put(self, path: Path, name: str, result: FileResult) -> None:
+        """Install a checked file (the pipeline uses this for files rebuilt from the cache)."""
+        self.files[path] = FileState(path, name, result)
+        self.corpus = None
+
+    def _limit(self) -> int:
+        from dmtool.loading.reading import MAX_BYTES
+
+        return self.max_file_size or MAX_BYTES
+
+    # -- asking
+
+    def ordered(self) -> list[FileState]:
+        """Files in display-path order (the order rules see documents in)."""
+        return sorted(self.files.values(), key=lambda state: state.display)
+
+    def build_corpus(self) -> Corpus:
+        """The corpus of documents without errors of their own, in path order."""
+        corpus = Corpus(schemas=self.schemas)
+        for state in self.ordered():
+            state.modeline = state.result.modeline_diagnostics()
+            document = state.result.document
+            if document is not None and not has_errors(state.own):
+                corpus.add(document)
+        self.corpus = corpus
+        return corpus
+
+    def rule_diagnostics(self) -> list[Diagnostic]:
+        """Every cross-file and domain rule's findings over the current corpus."""
+        corpus = self.corpus if self.corpus is not None else self.build_corpus()
+        for document in corpus.documents:
+            document.memos_used.clear()
+        found: list[Diagnostic] = []
+        for _name, rule in rule_checks():
+            found.extend(rule(corpus))
+        return found
+
+    def report(self, checked: set[str] | None = None, *, select: frozenset[str] = frozenset(),
+               ignore: frozenset[str] = frozenset()) -> Report:
+        """A Report of the files named in `checked` (display paths; None: every file)."""
+        report = Report(select=select, ignore=ignore)
+        report.extend(self.problems)
+        self.build_corpus()
+        for state in self.ordered():
+            if checked is None or state.display in checked:
+                report.extend(state.own)
+        for diagnostic in self.rule_diagnostics():
+            if checked is None or diagnostic.location.path in checked:
+                report.add(diagnostic)
+        report.files_checked = len(self.files) if checked is None else len(checked)
+        return report
+
+    def diagnostics(self) -> dict[str, list[Diagnostic]]:
+        """Every file's diagnostics (own and cross-file) by display path; clean files map to []."""
+        by_file: dict[str, list[Diagnostic]] = {state.display: [] for state in self.files.values()}
+        for diagnostic in self.report().sorted():
+            by_file.setdefault(diagnostic.location.path, []).append(diagnostic)
+        return by_file

@@ -20,9 +20,8 @@ from dmtool.config import Config, load_config
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.errors import UsageError
 from dmtool.loading.discovery import content_roots, is_yaml_name
-from dmtool.lsp.session import CheckSession
+from dmtool.lsp.session import CheckSession, display_path, document_of
 from dmtool.reporters.text import render_blocks, summary_line
-from dmtool.validation.pipeline import display_path
 
 # A diagnostic is the same finding across runs when these agree: its line may move when
 # lines are added above it, and that is not news.
@@ -95,8 +94,8 @@ class Watcher:
             if diagnostic.location.path in self._checked or not diagnostic.location.path:
                 report.add(diagnostic)
         report.files_checked = len(self._checked)
-        report.sources = {s.display: s.document.text for s in self.session.files.values()
-                          if s.document is not None}
+        report.sources = {state.display: document.text for state in self.session.files.values()
+                          if (document := document_of(state)) is not None}
         now = {identity(d): d for d in report.sorted()}
         run = WatchRun(report, first=self._previous is None)
         if self._previous is None:

@@ -17,7 +17,7 @@ from dmtool.config import Config, load_config
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.loading import SourceDocument
 from dmtool.loading.discovery import content_roots, is_yaml_name
-from dmtool.lsp.session import CheckSession
+from dmtool.lsp.session import CheckSession, corpus_of, document_of
 from dmtool.validation.corpus import Corpus
 
 DEFAULT_CONTENT = "content"
@@ -117,11 +117,12 @@ class LiveWorkspace:
             if path is not None:
                 diagnostics[path] = tuple(d for d in found if report.wants(d.code))
         for path, state in self.session.files.items():
-            if state.document is not None:
-                self._last_good[path] = state.document
+            document = document_of(state)
+            if document is not None:
+                self._last_good[path] = document
         documents = {p: d for p, d in self._last_good.items() if p in self.session.files}
         self.snapshot = Snapshot(self.snapshot.generation + 1, diagnostics, documents,
-                                 self.session.corpus, paths)
+                                 corpus_of(self.session), paths)
         return self.snapshot
 
     def text(self, path: Path) -> str | None:

@@ -106,6 +106,10 @@ def main() -> None:
     graph_main()
     play_main(["--games", "200"])
 
+    from bench.lsp_bench import main as lsp_main
+
+    lsp_main(OUT)
+
 
 if __name__ == "__main__":
     main()

@@ -8,7 +8,6 @@ from typing import Any
 from lsprotocol import types
 
 from dmtool.lsp.context import RequestContext, value_at
-from dmtool.lsp.convert import span
 from dmtool.lsp.cursor import Cursor
 from dmtool.lsp.schema_nav import Place
 from dmtool.lsp.targets import books_for, kind_of
@@ -36,8 +35,8 @@ def complete(context: RequestContext, position: types.Position) -> types.Complet
 
 
 def _edit(context: RequestContext, cursor: Cursor, text: str) -> types.TextEdit:
-    return types.TextEdit(range=span(context.text, cursor.line, cursor.start, cursor.end),
-                          new_text=text)
+    """Replace the word being typed with `text`."""
+    return types.TextEdit(range=context.word_range(cursor), new_text=text)
 
 
 def _keys(context: RequestContext, cursor: Cursor) -> list[Item]:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from dmtool.loading import SourceDocument
-from dmtool.lsp.convert import char_column, line_of, location_range, uri_of
+from dmtool.lsp.convert import char_column, line_of, location_range, span, uri_of
 from dmtool.lsp.cursor import Cursor, cursor_at
 from dmtool.lsp.schema_nav import Place, ReferenceFinder, SchemaNavigator
 from dmtool.lsp.targets import Target
@@ -35,6 +35,8 @@ class RequestContext:
     tools: Tools
     path: Path
     text: str
+    _cursors: dict[tuple[int, int], Cursor] = field(default_factory=dict, repr=False)
+    _ranges: dict[tuple[int, int, int], types.Range] = field(default_factory=dict, repr=False)
 
     @property
     def document(self) -> SourceDocument | None:
@@ -59,8 +61,21 @@ class RequestContext:
         return list(self.snapshot.documents.values())
 
     def cursor(self, position: types.Position) -> Cursor:
-        column = char_column(line_of(self.text, position.line), position.character)
-        return cursor_at(self.text, position.line, column)
+        """The cursor at an LSP position (placed once per position and request)."""
+        key = (position.line, position.character)
+        found = self._cursors.get(key)
+        if found is None:
+            column = char_column(line_of(self.text, position.line), position.character)
+            found = self._cursors[key] = cursor_at(self.text, position.line, column)
+        return found
+
+    def word_range(self, cursor: Cursor) -> types.Range:
+        """The range of the word under a cursor, as LSP counts it."""
+        key = (cursor.line, cursor.start, cursor.end)
+        found = self._ranges.get(key)
+        if found is None:
+            found = self._ranges[key] = span(self.text, cursor.line, cursor.start, cursor.end)
+        return found
 
     def place(self, parts: tuple[str | int, ...]) -> Place | None:
         return self.tools.navigator.place(self.kind, parts) if self.kind else None

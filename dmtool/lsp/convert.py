@@ -52,9 +52,16 @@ def char_column(line_text: str, units: int) -> int:
 
 
 def line_of(text: str, number: int) -> str:
-    """The 0-based line `number` of `text` ('' past the end)."""
-    lines = text.split("\n")
-    return lines[number] if 0 <= number < len(lines) else ""
+    """The 0-based line `number` of `text` ('' past the end), found without splitting it all."""
+    if number < 0:
+        return ""
+    start = 0
+    for _ in range(number):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def position(text: str, line: int, column: int) -> types.Position:
@@ -63,7 +70,10 @@ def position(text: str, line: int, column: int) -> types.Position:
 
 
 def span(text: str, line: int, start: int, end: int) -> types.Range:
-    return types.Range(start=position(text, line, start), end=position(text, line, end))
+    """Columns `start` to `end` of one line of `text`."""
+    source = line_of(text, line)
+    return types.Range(start=types.Position(line=line, character=utf16_column(source, start)),
+                       end=types.Position(line=line, character=utf16_column(source, end)))
 
 
 def location_range(text: str, location: Location) -> types.Range:

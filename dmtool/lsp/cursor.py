@@ -83,6 +83,8 @@ def cursor_at(text: str, line: int, column: int) -> Cursor:
 
 def _strip_comment(content: str) -> str:
     """The line without an end-of-line comment (a '#' after a blank, outside quotes)."""
+    if "#" not in content:
+        return content
     quote = None
     for index, char in enumerate(content):
         if quote:
@@ -97,6 +99,8 @@ def _strip_comment(content: str) -> str:
 
 def _split_key(content: str) -> tuple[str, str] | None:
     """(key, rest) when `content` starts with a mapping key ('key:' or 'key: value')."""
+    if ":" not in content:
+        return None
     quote = None
     for index, char in enumerate(content):
         if quote:

@@ -33,7 +33,7 @@ from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
-from dmtool.lsp.workspace import LiveWorkspace, changed_files
+from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
 DEBOUNCE = 0.05
@@ -82,6 +82,8 @@ class DmtoolServer(LanguageServer):
 
     async def _checker(self, wake: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
+        published = self.live.snapshot  # what the editor has been told
+        edited: set[Path] = set()  # buffers edited since then
         while True:
             await wake.wait()
             while True:  # wait for a pause in the edits
@@ -91,19 +93,21 @@ class DmtoolServer(LanguageServer):
                 except TimeoutError:
                     break
             changes, self.pending = self.pending, {}
-            before = self.live.snapshot
+            edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
             try:
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
             except Exception:  # a bug in a rule must not stop live checking
                 self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
                 continue
-            changed = changed_files(before, after)
-            for path, change in changes.items():  # an edited buffer always hears back
-                if change is not _CLOSE and change is not _DISK and path not in changed:
-                    changed[path] = after.diagnostics.get(path, ())
+            if after is None:
+                continue  # newer edits came in while the files were read: analyse those
+            changed = changed_files(published, after)
+            for path in edited - changed.keys():  # an edited buffer always hears back
+                changed[path] = after.diagnostics.get(path, ())
             self._publish(changed)
+            published, edited = after, set()
 
-    def _apply(self, changes: dict[Path, Any]) -> Any:
+    def _apply(self, changes: dict[Path, Any]) -> Snapshot | None:
         """On the worker thread: load once, apply the edits, analyse."""
         if not self.ready:
             self.live.load()
@@ -115,6 +119,10 @@ class DmtoolServer(LanguageServer):
                 self.live.disk_changed(path)
             else:
                 self.live.change(path, change)
+        if self.pending:
+            # The author kept typing while these files were read: the rules would describe
+            # a text that is already gone, so skip them and start on the newer one.
+            return None
         return self.live.analyse()
 
     def _publish(self, changed: dict[Path, Any]) -> None:
@@ -213,6 +221,7 @@ def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@server.thread()  # reads every document: off the loop, so typing stays answered
 @_safe([])
 def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.Location]:
     context = ls.context(params.text_document.uri)
@@ -244,6 +253,7 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@server.thread()  # a long storybook takes a moment to lay out and verify
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     context = ls.context(params.text_document.uri)

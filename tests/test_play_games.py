@@ -129,7 +129,7 @@ def test_run_play_prints_the_log_and_a_result(tmp_path: Path) -> None:
     text = "".join(out)
     assert code == 0
     assert text.startswith("=== game 1 of 1: hollis-brandt, seed 7, 2 wanderers, score goal 40")
-    assert "monster_action" in text and "\nresult: " in text
+    assert "takes action 1" in text and "\nresult: " in text
     again: list[str] = []
     run_play(PlayOptions(seed=7, policy="greedy"), emit=again.append)
     assert "".join(again) == text

@@ -117,7 +117,7 @@ def test_drawing_marks_problems_and_has_a_legend(tmp_path: Path) -> None:
     assert re.search(r'e2 \[.*color="#c62828", penwidth=2\.5', dot)  # dead end
     assert re.search(r'e5 \[.*style="filled,dashed"', dot)  # unreachable
     assert 'label="missing entry 404"' in dot
-    assert re.search(r'e4 -> e5 \[label="if has coda nobody", style=dotted', dot)
+    assert re.search(r'e4 -> e5 \[label="if you hold the coda card\\nNobody", style=dotted', dot)
     assert 'e2 -> e3 [label="pass"]' in dot
     assert (
         "cluster_legend" in dot and 'label="Round events"' in dot and 'label="Unreachable"' in dot

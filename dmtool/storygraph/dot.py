@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from dmtool.model.describe.text import shorten_words, wrap_words
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root
 from dmtool.storygraph.reach import open_arcs
@@ -37,6 +38,7 @@ EDGE_STYLE = {
     "spawns": 'style=dashed, color="#1565c0", fontcolor="#1565c0"',
     "never": 'style=dotted, color="#c62828", fontcolor="#c62828"',
 }
+EDGE_WIDTH = 30  # characters per line of an edge label
 GROUP_TITLES = {"stage": "Round events", "shard": "World shards", "card": "Encounter cards"}
 # Controls (C0, DEL, C1) and line separators read as spaces; what XML 1.0 cannot hold at
 # all (surrogates, U+FFFE, U+FFFF) is dropped.
@@ -119,7 +121,7 @@ def edge_label(arc: Arc) -> str:
     parts = []
     for step in arc.branch.steps:
         if step.kind == "option":
-            parts.append(step.label if len(step.label) <= 20 else step.label[:19].rstrip() + "…")
+            parts.append(shorten_words(step.label, 24))
         elif step.kind in ("pass", "fail", "take", "skip"):
             parts.append({"take": "may: yes", "skip": "may: no"}.get(step.kind, step.kind))
         else:
@@ -213,7 +215,8 @@ def draw(
     for source, target, label, style in _edges(analysis, [n for n in chosen if n in graph.arcs]):
         if target not in chosen:
             continue
-        attrs = [f"label={quote(label, limit=48)}"] if label else []
+        # Broken between words onto short lines, never cut inside a word or a condition.
+        attrs = [f"label={lines(*wrap_words(label, EDGE_WIDTH), limit=1000)}"] if label else []
         attrs += [EDGE_STYLE[style]] if style in EDGE_STYLE else []
         out.append(f"  {_nid(source)} -> {_nid(target)} [{', '.join(attrs)}];")
         edges += 1

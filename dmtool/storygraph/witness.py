@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dmtool.model.describe import describe_condition, plain
 from dmtool.model.storybook import ENDINGS, Step
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Arc, Node, Root, node_name
-from dmtool.storygraph.conditions import describe
 from dmtool.storygraph.reach import Parents, open_arcs, search
 
 
@@ -80,13 +80,16 @@ def _trace(
 
 
 def describe_step(step: Step) -> str:
+    """The decision in words, conditions whole ('if you hold the coda card The Wheel Turned');
+    an `else` side reads as its condition negated, so both sides start with 'if '."""
     if step.kind in ("pass", "fail"):
         return f"test {'passes' if step.kind == 'pass' else 'fails'}"
     if step.kind == "option":
         return f"choose '{step.label}'"
     if step.kind in ("then", "else"):
-        text = describe(step.condition) if step.condition is not None else "?"
-        return f"if {text}" if step.kind == "then" else f"unless {text}"
+        if step.condition is None:
+            return "if the condition holds" if step.kind == "then" else "if it does not hold"
+        return "if " + plain(describe_condition(step.condition, negated=step.kind == "else"))
     return "take the optional effects" if step.kind == "take" else "skip the optional effects"
 
 

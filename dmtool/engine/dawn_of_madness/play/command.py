@@ -7,7 +7,6 @@ met content the engine cannot run; 2 unusable options (raised as UsageError).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from dmtool.engine.dawn_of_madness.play.newgame import NewGame
 from dmtool.engine.dawn_of_madness.play.players import POLICIES
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
+from dmtool.model.describe.events import describe_event
 
 GOALS = {goal: variant for variant, goal in SCORE_GOALS.items()}  # 30 -> short, ...
 
@@ -127,10 +127,5 @@ def summary(result: GameResult) -> str:
 
 
 def event_line(event: dict[str, Any]) -> str:
-    rest = {k: v for k, v in event.items() if k not in ("step", "event")}
-    args = " ".join(f"{k}={_short(v)}" for k, v in rest.items() if v not in (None, [], {}))
-    return f"{event.get('step', '-'):>5}  {event.get('event')}  {args}".rstrip()
-
-
-def _short(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    """The step number, then the event as a sentence from the shared describer."""
+    return f"{event.get('step', '-'):>5}  {describe_event(event)}"

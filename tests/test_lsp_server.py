@@ -103,7 +103,7 @@ async def test_hover_on_an_entry_number_shows_its_title_and_effects(client, work
         text_document=_doc(path.as_uri()), position=position_of(path, "goto: 11", 7)))
     assert found is not None
     assert "Entry 11: The Surveyor Tips His Hat" in found.contents.value
-    assert "score" in found.contents.value
+    assert "add 2 points to ending D" in found.contents.value  # the describer's words
 
 
 async def test_hover_on_a_test_gives_its_pass_chance_at_starting_sentience(client, workspace):

@@ -75,7 +75,7 @@ def _entry(context: RequestContext, number: int) -> str | None:
         if book.document is not document:
             heading += f"  \n_{book.document.display}_"
         effects = entry.get("effects") if isinstance(entry.get("effects"), list) else []
-        lines = [f"- {line}" for line in effects_in_words(effects)]
+        lines = [f"- {line}" for line in effects_in_words(effects, context.documents)]
         blocks.append("\n".join([heading, "", *lines] if lines else [heading]))
     return "\n\n".join(blocks) or None
 

@@ -1,30 +1,16 @@
-"""Effects and conditions in words, for hovers: the one place the server asks for wording.
-
-Until the shared describer (dmtool.model.describe) is on main, each effect is shown as
-its name and value in YAML's flow form, which an author reads as written.
-"""
+"""Effects in words for hovers, through the one describer the site, logs and graph share."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-
-def effects_in_words(effects: Sequence[Any]) -> list[str]:
-    """One line per effect of a list."""
-    return [_flow(effect) for effect in effects]
-
-
-def condition_in_words(condition: Any) -> str:
-    return _flow(condition)
+from dmtool.loading import SourceDocument
+from dmtool.model.describe import describe_effects, flat, plain
+from dmtool.model.describe.names import CorpusNames
 
 
-def _flow(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value)
+def effects_in_words(effects: Sequence[Any], documents: Iterable[SourceDocument] = ()) -> list[str]:
+    """One sentence (or a few) per effect of a list, naming cards and codas by their titles."""
+    names = CorpusNames(d.data for d in documents if isinstance(d.data, dict))
+    return [plain(flat((described,))) for described in describe_effects(list(effects), names)]

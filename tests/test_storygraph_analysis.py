@@ -146,7 +146,10 @@ def test_condition_on_a_coda_nobody_awards_prunes_the_link(tmp_path: Path) -> No
         ],
     )
     [finding] = [d for d in a.diagnostics if d.code == "DM303"]
-    assert "has coda lost-key never holds" in finding.message
+    assert (
+        "'has coda lost-key' holds, and it never does: no reachable branch awards coda card "
+        "'lost-key'" in finding.message
+    )
 
 
 def test_awarded_coda_keeps_the_link_and_not_condition_prunes_else(tmp_path: Path) -> None:

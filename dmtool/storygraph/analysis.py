@@ -12,12 +12,14 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.model.storybook import ENDINGS, Storybook
-from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
-from dmtool.storygraph.conditions import Facts, describe, evaluate
+from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph
+from dmtool.storygraph.conditions import Facts
 from dmtool.storygraph.context import Source, StoryContext, located
+from dmtool.storygraph.explain import Everything, closed_exit, decided_findings, why_not
 from dmtool.storygraph.local import local_findings, where
-from dmtool.storygraph.reach import Solution, components, open_arcs, solve, traps
+from dmtool.storygraph.reach import components, open_arcs, traps
 from dmtool.storygraph.scores import INF, ScoreAnalysis, analyse_scores
+from dmtool.storygraph.solve import Solution, solve
 
 
 @dataclass
@@ -35,9 +37,13 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
     with _gc_paused():
         graph = build_graph(storybook, context)
         solution = solve(graph)
-        scores = analyse_scores(graph, solution)
+        scores = analyse_scores(graph, solution.facts, solution.stage)
         analysis = Analysis(graph, solution, scores, traps=traps(graph, solution.facts))
-        analysis.diagnostics = list(local_findings(graph)) + list(_global_findings(analysis))
+        analysis.diagnostics = (
+            list(local_findings(graph))
+            + list(_global_findings(analysis))
+            + list(decided_findings(graph, solution.facts, solution.reached))
+        )
         _collect_problems(analysis)
     return analysis
 
@@ -85,34 +91,6 @@ def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:
     return preds
 
 
-def _why_not(
-    graph: StoryGraph,
-    target: int,
-    reached: frozenset[Node],
-    facts: Facts,
-    preds: dict[Node, list[tuple[Node, Arc]]],
-) -> str:
-    """Why a search from some roots does not arrive at `target`, in words."""
-    entrance = graph.entrances.get(target)
-    if entrance is not None and evaluate(entrance, facts) is False:
-        return f"its entrance condition ({describe(entrance)}) can never hold"
-    for node, arc in preds.get(target, ()):
-        if node in reached:
-            for condition, negated in arc.conditions:
-                value = evaluate(condition, facts)
-                if value is not None and value == negated:
-                    text = describe(condition)
-                    text = f"{text} is always true" if negated else f"{text} never holds"
-                    return f"the link from {node_name(node)} is taken only when {text}"
-    sources = sorted({n for n, _ in preds.get(target, ())}, key=str)
-    if sources:
-        names = ", ".join(node_name(n) for n in sources[:3])
-        if len(sources) == 1:
-            return f"only {names} leads to it, and it is not reachable either"
-        return f"only {names} lead to it, and they are not reachable either"
-    return "no root and no entry leads to it"
-
-
 def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     graph, solution = analysis.graph, analysis.solution
     storybook, facts = graph.storybook, solution.facts
@@ -148,7 +126,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
         for conclusion in ending.conclusions:
             number = conclusion.entry
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
-                why = _why_not(
+                why = why_not(
                     graph, number, solution.finale.get(letter, frozenset()), facts, preds
                 )
                 yield diagnose(
@@ -159,14 +137,16 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     for trap in analysis.traps:
         first = storybook.entries[trap[0]]
         names = ", ".join(str(n) for n in trap)
+        closed = closed_exit(graph, trap, facts)
         yield diagnose(
             "DM307",
             where(storybook, first.parts + ("entry",)),
-            f"entries {names} lead only to each other and none of them leads on to an exit, "
-            f"so a reader who enters is stuck; add a way out such as {{end: encounter}}"
+            f"entries {names} lead only to each other and none of them leads on to an exit"
+            f"{closed}, so a reader who enters is stuck; add a way out such as "
+            f"{{end: encounter}}"
             if len(trap) > 1
-            else f"entry {trap[0]} leads only back to itself, so a reader who enters is stuck; "
-            f"add a way out such as {{end: encounter}}",
+            else f"entry {trap[0]} leads only back to itself{closed}, so a reader who enters "
+            f"is stuck; add a way out such as {{end: encounter}}",
             related=tuple(
                 where(storybook, storybook.entries[n].parts + ("entry",)) for n in trap[1:]
             ),
@@ -194,14 +174,14 @@ def _unreachable(
     if not lost:
         return
     lost_set = set(lost)
-    everything = Facts(codas=_All(), visited=_All(), scored=_All())
+    everything = Facts(codas=Everything(), visited=Everything())
     for component in components(graph, everything, lost):
         members = set(component)
         if any(p in lost_set and p not in members for m in component for p, _ in preds.get(m, ())):
             continue  # reached only through another unreachable region, counted there
         head = min(component)
         behind = _downstream(graph, members, lost_set) - 1
-        why = _why_not(graph, head, solution.reached, solution.facts, preds)
+        why = why_not(graph, head, solution.reached, solution.facts, preds)
         more = (
             f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it"
             if behind
@@ -212,13 +192,6 @@ def _unreachable(
             where(storybook, storybook.entries[head].parts + ("entry",)),
             f"entry {head} can never be reached: {why}{more}. Link to it or remove it",
         )
-
-
-class _All:
-    """A collection that contains everything (no condition is pruned)."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
 
 
 def _downstream(graph: StoryGraph, start: set[Node], within: set[Node]) -> int:

@@ -54,6 +54,9 @@ class Root:
     label: str
     location: Location | Place | None = None
     ending: str | None = None
+    # Conditions the root needs (a card's spawning and entrance conditions), each with what
+    # it governs in words: "spawns only when", "can be entered only when".
+    conditions: tuple[tuple[Mapping[str, Any], str], ...] = ()
 
 
 @dataclass
@@ -66,6 +69,9 @@ class StoryGraph:
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
     entrances: dict[int, Mapping[str, Any]] = field(default_factory=dict)
+    # Encounter cards' entrance conditions by the card's entry, with the card's label: a
+    # branch that spawns the card leads there only if it can hold.
+    card_entrances: dict[int, tuple[Mapping[str, Any], str]] = field(default_factory=dict)
     # open arcs per Facts object (reach.open_map), keyed by id with the Facts kept alive.
     open_cache: dict[int, tuple[Any, dict[Any, tuple[Arc, ...]]]] = field(
         default_factory=dict, repr=False
@@ -73,6 +79,12 @@ class StoryGraph:
     components_cache: dict[int, tuple[Any, list[list[Any]]]] = field(
         default_factory=dict, repr=False
     )
+    # The names of the conditions written anywhere in the graph (storygraph.bounds.asked).
+    asked: frozenset[str] | None = None
+
+    def all_roots(self) -> list[Root]:
+        """The roots of the wanderer stage, then those of each ending's finale."""
+        return self.stage_roots + [r for rs in self.finale_roots.values() for r in rs]
 
     @property
     def entries(self) -> Mapping[int, Any]:
@@ -124,6 +136,9 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
             graph.entrances[number] = entry.entrance
+    for source in context.cards + context.finale:
+        if source.entrance is not None:
+            graph.card_entrances.setdefault(source.entry, (source.entrance, source.label))
     _roots(graph)
     return graph
 
@@ -197,7 +212,7 @@ def _roots(graph: StoryGraph) -> None:
         if s.entry in storybook.entries
     ]
     stage += [
-        Root(s.entry, "card", s.label, s.location)
+        Root(s.entry, "card", s.label, s.location, conditions=_card_conditions(s))
         for s in context.cards
         if s.spawned and s.entry in storybook.entries
     ]
@@ -225,7 +240,21 @@ def _roots(graph: StoryGraph) -> None:
             ):
                     roots.append(
                         Root(
-                            source.entry, source.kind, source.label, source.location, ending=letter
+                            source.entry,
+                            source.kind,
+                            source.label,
+                            source.location,
+                            ending=letter,
+                            conditions=_card_conditions(source),
                         )
                     )
         graph.finale_roots[letter] = roots
+
+
+def _card_conditions(source: Source) -> tuple[tuple[Mapping[str, Any], str], ...]:
+    found: list[tuple[Mapping[str, Any], str]] = []
+    if source.spawned and source.spawn is not None:
+        found.append((source.spawn, "spawns only when"))
+    if source.entrance is not None:
+        found.append((source.entrance, "can be entered only when"))
+    return tuple(found)

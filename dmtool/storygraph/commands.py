@@ -15,6 +15,7 @@ from dmtool.errors import UsageError
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.storygraph import render as graphviz
 from dmtool.storygraph.analysis import Analysis, analyse
+from dmtool.storygraph.conditions import PREMISE
 from dmtool.storygraph.context import context_for
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.loader import load_storybooks
@@ -171,7 +172,7 @@ def _summary(analysis: Analysis) -> str:
         game = "unbounded" if bound.game_max == float("inf") else f"at most {bound.game_max}"
         lines.append(
             f"  ending {letter}: {bound.walk_min}..{bound.walk_max} points in one walk, "
-            f"{game} in a game reading each encounter once"
+            f"{game} {PREMISE}"
         )
     return "\n".join(lines)
 

@@ -1,67 +1,137 @@
-"""Conditions seen statically: which can never hold (or always hold) given what the storybook
-can award, and short readable summaries of conditions for edge labels and witnesses."""
+"""Conditions judged before play by one evaluator (storygraph.logic) over the Facts a
+storybook allows: which can never hold or always hold, with the reason in words; and short
+readable summaries of conditions for messages, edge labels and witnesses."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from dmtool.storygraph.logic import INF, Formula, conjunction, negation, read, verdict, why
+
 ROUNDS = 10
+WANDERERS = 4
+# How the per-game bounds are counted (storygraph.scores): each root's walk once.
+PREMISE = "in a game reading each encounter once"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A condition decided before play (True: always holds, False: never), or None."""
+
+    value: bool | None
+    reason: str = ""
 
 
 @dataclass(frozen=True)
 class Facts:
     """What can possibly have happened in a game: coda cards some reachable branch awards,
-    entries some root reaches, endings some reachable branch gives points to.
+    entries some root reaches, the most points each ending can have and the range of each
+    sentience colour of any wanderer (a missing bound means none is known).
 
     Everything else a condition can ask about (monsters, tokens, wounds, ...) depends on
-    play, so it stays unknown.
+    play, so it stays unknown. `notes` say how each sentience range was found.
     """
 
     codas: Collection[str]
     visited: Collection[int]
-    scored: Collection[str]
+    scores: Mapping[str, float] = field(default_factory=dict)
+    sentience: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Verdicts by the identity of what was judged, with it kept alive beside them.
+    memo: dict[Any, tuple[Any, Verdict]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def range(self, quantity: str) -> tuple[float, float]:
+        kind, _, key = quantity.partition(" ")
+        if kind == "round":
+            return (1, ROUNDS)
+        if kind == "wanderers":
+            return (1, WANDERERS)
+        if kind == "score":
+            return (0, self.scores.get(key, INF))
+        if kind == "sentience":
+            return self.sentience.get(key, (-INF, INF))
+        return (0, INF)  # existence tokens, wounds
+
+    def range_reason(self, quantity: str, *, low: bool) -> str:
+        kind, _, key = quantity.partition(" ")
+        lowest, highest = self.range(quantity)
+        if kind == "round":
+            return "every round is round 1 or later" if low else f"a game has {ROUNDS} rounds"
+        if kind == "wanderers":
+            if low:
+                return "the wanderer resolving it is alive"
+            return f"a game has at most {WANDERERS} wanderers"
+        if kind == "score":
+            if low:
+                return "a score is never below 0"
+            most = _number(highest)
+            return f"ending {key} has at most {most} point{'' if most == '1' else 's'} {PREMISE}"
+        if kind == "sentience":
+            side = "lowest" if low else "highest"
+            value = _number(lowest if low else highest)
+            note = self.notes.get(f"{quantity} {side}", "")
+            return f"any wanderer's {key} sentience is at {'least' if low else 'most'} {value}{note}"
+        return "a count is never below 0"
+
+    def flag(self, key: str) -> tuple[bool | None, str]:
+        name, _, value = key.partition(" ")
+        if name == "has_coda" and value not in self.codas:
+            return False, f"no reachable branch awards coda card '{value}'"
+        if name == "visited" and value.isdigit() and int(value) not in self.visited:
+            return False, f"entry {value} is never read"
+        return None, ""
+
+
+def _number(value: float) -> str:
+    return "unlimited" if value in (INF, -INF) else str(int(value))
+
+
+def judge(condition: Any, facts: Facts) -> Verdict:
+    """Whether the condition is decided before play, and why."""
+    found = facts.memo.get(id(condition))
+    if found is not None and found[0] is condition:
+        return found[1]
+    result = _verdict(read(condition), facts)
+    facts.memo[id(condition)] = (condition, result)
+    return result
+
+
+def judge_side(conditions: tuple[tuple[Mapping[str, Any], bool], ...], facts: Facts) -> Verdict:
+    """Whether a side guarded by these (condition, negated) pairs can be taken: the pairs
+    are judged together, so sides nested in sides that contradict them are found too."""
+    if len(conditions) == 1:
+        condition, negated = conditions[0]
+        single = judge(condition, facts)
+        return Verdict(None if single.value is None else single.value != negated, single.reason)
+    key = tuple((id(c), negated) for c, negated in conditions)
+    found = facts.memo.get(key)
+    if found is not None and all(a is b for (a, _), (b, _) in zip(found[0], conditions)):
+        return found[1]
+    parts = [negation(read(c)) if negated else read(c) for c, negated in conditions]
+    result = _verdict(conjunction(parts), facts)
+    facts.memo[key] = (conditions, result)
+    return result
+
+
+def _verdict(formula: Formula, facts: Facts) -> Verdict:
+    value = verdict(formula, facts)
+    if value is None:
+        return Verdict(None)
+    return Verdict(value, why(formula, value, facts, describe))
 
 
 def evaluate(condition: Any, facts: Facts) -> bool | None:
-    """True or False when the condition is decided by the storybook alone, else None."""
-    if not isinstance(condition, dict) or len(condition) != 1:
-        return None
-    ((name, value),) = condition.items()
-    if name == "not":
-        inner = evaluate(value, facts)
-        return None if inner is None else not inner
-    if name in ("all", "any") and isinstance(value, list):
-        results = [evaluate(c, facts) for c in value]
-        decisive = name == "any"  # a True decides 'any', a False decides 'all'
-        if decisive in results:
-            return decisive
-        return (not decisive) if all(r is not None for r in results) else None
-    if name == "has_coda":
-        return None if value in facts.codas else False
-    if name == "visited":
-        return None if value in facts.visited else False
-    if name == "score_at_least" and isinstance(value, dict):
-        if any(n > 0 and e not in facts.scored for e, n in value.items()):
-            return False
-        return True if all(n <= 0 for n in value.values()) else None
-    if name == "round_at_least":
-        return True if value <= 1 else (False if value > ROUNDS else None)
-    if name == "round_at_most":
-        return True if value >= ROUNDS else None
-    if name == "wanderers_at_least":
-        return True if value <= 1 else None
-    return None
+    """True or False when the condition is decided by what can be known before play."""
+    return judge(condition, facts).value
 
 
 def feasible(conditions: tuple[tuple[Mapping[str, Any], bool], ...], facts: Facts) -> bool:
     """Whether a side guarded by these (condition, negated) pairs can ever be taken."""
-    for condition, negated in conditions:
-        value = evaluate(condition, facts)
-        if value is not None and value == negated:
-            return False
-    return True
+    return judge_side(conditions, facts).value is not False
 
 
 def describe(condition: Any, *, limit: int = 40) -> str:
@@ -79,6 +149,8 @@ def _describe(condition: Any) -> str:
     if name in ("all", "any") and isinstance(value, list):
         joiner = " and " if name == "all" else " or "
         return joiner.join(_describe(c) for c in value)
+    if isinstance(value, bool):
+        return name.replace("_", " ") if value else f"not {name.replace('_', ' ')}"
     if isinstance(value, dict):
         value = ", ".join(f"{k} {v}" for k, v in value.items())
     return f"{name.replace('_', ' ')} {value}"

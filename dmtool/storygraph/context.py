@@ -68,6 +68,12 @@ class StoryContext:
     sentience: Mapping[str, int] | None = None
     # The wanderer's printed dashboard (max health, max mental capacity, ...), when known.
     dashboard: Mapping[str, Any] | None = None
+    # Starting sentience of every wanderer of the content (any of them may resolve an entry);
+    # empty means only `sentience` is known.
+    sentience_starts: tuple[Mapping[str, int], ...] = ()
+    # colour -> (sum of raises, sum of drops) that cards other than the storybook's own coda
+    # cards can make (legacy cards, existence cards, ...), each counted once.
+    sentience_changes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def card(self, card_id: str) -> Source | None:
         for source in self.cards + self.finale:
@@ -128,6 +134,12 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         coda_effects=coda_effects,
         sentience=_sentience(corpus, wanderer),
         dashboard=_dashboard(corpus, wanderer),
+        sentience_starts=tuple(
+            start
+            for doc in corpus.of_kind("wanderer")
+            if (start := _sentience(corpus, str(doc.data.get("id")))) is not None
+        ),
+        sentience_changes=_sentience_changes(corpus),
     )
 
 
@@ -154,7 +166,7 @@ def _card(doc: Any, kind: str) -> Source | None:
     when = entrance.get("when") if isinstance(entrance, dict) else None
     return Source(
         kind,
-        f"card {data['id']}",
+        f"card '{data['id']}'",
         data["entry"],
         Place(doc, ("entry",)),
         ending=data.get("ending"),
@@ -193,6 +205,43 @@ def _dashboard(corpus: Any, wanderer: str) -> dict[str, Any] | None:
             dashboard = data.get("dashboard")
             return dashboard if isinstance(dashboard, dict) else None
     return None
+
+
+# Kinds whose sentience changes are counted elsewhere (the storybook's branches and coda
+# cards) or never reach a game (fixtures, saved campaign states).
+_NOT_CHANGES = frozenset({"storybook", "coda", "scenario", "campaign-state"})
+
+
+def _sentience_changes(corpus: Any) -> dict[str, tuple[int, int]]:
+    """Raises and drops of each colour that any other card of the content can make."""
+    totals: dict[str, list[int]] = {}
+    for document in getattr(corpus, "documents", ()):
+        data = document.data
+        if not isinstance(data, dict) or data.get("kind") in _NOT_CHANGES:
+            continue
+        changes = list(_changes_in(data))
+        if data.get("kind") == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
+            changes.append(data["sentience"])
+        for change in changes:
+            for colour, amount in change.items():
+                if _is_int(amount):
+                    pair = totals.setdefault(colour, [0, 0])
+                    pair[0 if amount > 0 else 1] += abs(amount)
+    return {colour: (up, down) for colour, (up, down) in totals.items()}
+
+
+def _changes_in(value: Any) -> Any:
+    """Every `modify_sentience` body anywhere inside a document's data."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            change = item.get("modify_sentience")
+            if len(item) == 1 and isinstance(change, dict):
+                yield change
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _sentience(corpus: Any, wanderer: str) -> dict[str, int] | None:

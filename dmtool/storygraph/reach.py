@@ -1,20 +1,13 @@
-"""Reachability over the storybook graph, the fixpoint of what can happen in a game, strongly
-connected components, and traps.
-
-Static conditions prune sides: a side guarded by `has_coda X` is dropped when no reachable
-branch awards X, and so on (see conditions.Facts). Pruning can only remove entries, which
-can only remove awards, so we iterate from "everything the storybook awards anywhere" down
-to a fixpoint; every step keeps a superset of what a real game can reach, so what we call
-unreachable really is.
-"""
+"""Reachability over the storybook graph under some Facts, strongly connected components,
+and traps. A side whose conditions can never hold is not a link (see conditions); the
+fixpoint that finds the tightest Facts is storygraph.solve."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from dmtool.storygraph.build import Arc, Node, StoryGraph
+from dmtool.storygraph.build import Arc, Node, Root, StoryGraph
 from dmtool.storygraph.conditions import Facts, evaluate, feasible
 
 # node -> (previous node, arc taken, "goto" | "enables"); roots map to (None, None, "root").
@@ -49,16 +42,20 @@ def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
 
 
 def search(
-    graph: StoryGraph, roots: Iterable[Node], facts: Facts, *, enables: bool = True
+    graph: StoryGraph, roots: Iterable[Node | Root], facts: Facts, *, enables: bool = True
 ) -> Parents:
-    """Breadth-first search from the roots; the parents give shortest paths back."""
+    """Breadth-first search from the roots (a Root only when it can enter play); the parents
+    give shortest paths back."""
     parents: Parents = {}
     arcs_of = open_map(graph, facts)
     queue: deque[Node] = deque()
     for root in roots:
-        if root not in parents and root in graph.arcs and enterable(graph, root, facts):
-            parents[root] = (None, None, "root")
-            queue.append(root)
+        if isinstance(root, Root) and not root_open(graph, root, facts):
+            continue
+        node = root.node if isinstance(root, Root) else root
+        if node not in parents and node in graph.arcs and enterable(graph, node, facts):
+            parents[node] = (None, None, "root")
+            queue.append(node)
     while queue:
         node = queue.popleft()
         for arc in arcs_of[node]:
@@ -68,54 +65,31 @@ def search(
                 queue.append(target)
             if enables:
                 for target in arc.enables:
-                    if target not in parents and enterable(graph, target, facts):
+                    if (
+                        target not in parents
+                        and enterable(graph, target, facts)
+                        and card_open(graph, target, facts)
+                    ):
                         parents[target] = (node, arc, "enables")
                         queue.append(target)
     return parents
 
 
-@dataclass(frozen=True)
-class Solution:
-    facts: Facts
-    reached: frozenset[Node]  # from every root (wanderer stage and all finales)
-    stage: frozenset[Node]  # from the wanderer stage's roots only
-    finale: dict[str, frozenset[Node]]  # per ending, from its finale roots
+def all_roots(graph: StoryGraph) -> list[Root]:
+    return graph.all_roots()
 
 
-def all_roots(graph: StoryGraph) -> list[Node]:
-    roots = [r.node for r in graph.stage_roots]
-    for letter_roots in graph.finale_roots.values():
-        roots += [r.node for r in letter_roots]
-    return roots
+def card_open(graph: StoryGraph, entry: int, facts: Facts) -> bool:
+    """Whether the card whose entry this is can be entered (its entrance condition)."""
+    found = graph.card_entrances.get(entry)
+    return found is None or evaluate(found[0], facts) is not False
 
 
-def solve(graph: StoryGraph) -> Solution:
-    """Reachability under the tightest facts we can prove (a descending fixpoint)."""
-    every = [a for arcs in graph.arcs.values() for a in arcs]
-    facts = Facts(
-        codas=frozenset(c for a in every for c in a.codas),
-        visited=frozenset(graph.entries),
-        scored=frozenset(e for a in every for e, g in zip("ABCD", a.gain) if g > 0),
+def root_open(graph: StoryGraph, root: Root, facts: Facts) -> bool:
+    """Whether a root can enter play: its node can be entered and its conditions can hold."""
+    return enterable(graph, root.node, facts) and all(
+        evaluate(condition, facts) is not False for condition, _ in root.conditions
     )
-    roots = all_roots(graph)
-    while True:
-        reached = search(graph, roots, facts)
-        arcs_of = open_map(graph, facts)
-        arcs = [a for n in reached for a in arcs_of[n]]
-        tighter = Facts(
-            codas=frozenset(c for a in arcs for c in a.codas),
-            visited=frozenset(n for n in reached if isinstance(n, int)),
-            scored=frozenset(e for a in arcs for e, g in zip("ABCD", a.gain) if g > 0),
-        )
-        if tighter == facts:
-            break
-        facts = tighter
-    stage = frozenset(search(graph, [r.node for r in graph.stage_roots], facts))
-    finale = {
-        letter: frozenset(search(graph, [r.node for r in roots_], facts))
-        for letter, roots_ in graph.finale_roots.items()
-    }
-    return Solution(facts, frozenset(reached), stage, finale)
 
 
 def components(

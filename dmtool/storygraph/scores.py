@@ -27,12 +27,13 @@ it is informative, not a proof, because encounter cards can be resolved again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
-from dmtool.storygraph.reach import Solution, components, enterable, open_arcs, open_map
+from dmtool.storygraph.conditions import Facts
+from dmtool.storygraph.reach import components, enterable, open_arcs, open_map
 
 INF = float("inf")
 
@@ -87,29 +88,34 @@ def _weights(score: tuple[int, int, int, int]) -> list[int]:
     return [a, -a, b, -b, c, -c, d, -d, pb - a, pc - a, pc - b, pd - a, pd - b, pd - c]
 
 
-def _arc_values(arc: Arc) -> tuple[list[int], list[int]]:
-    """(total, best prefix including the empty one) of each weight along the branch."""
-    rows = [_weights(s) for s in arc.scores]
+def _arc_values(rows: Sequence[Sequence[int]], size: int) -> tuple[list[int], list[int]]:
+    """(total, best prefix including the empty one) of each weight along a branch whose
+    effects weigh `rows`, in order."""
     if len(rows) == 1:
-        return rows[0], [w if w > 0 else 0 for w in rows[0]]
-    total = [0] * len(OBJECTIVES)
-    best = [0] * len(OBJECTIVES)
+        return list(rows[0]), [w if w > 0 else 0 for w in rows[0]]
+    total = [0] * size
+    best = [0] * size
     for row in rows:
         total = [t + w for t, w in zip(total, row)]
         best = [max(b, t) for b, t in zip(best, total)]
     return total, best
 
 
-def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
-    facts, stage = solution.facts, solution.stage
-    names = OBJECTIVES
-    size = len(names)
+# The weight rows of a branch: one row per weighed effect, in order; empty when none weighs.
+RowsOf = Callable[[Arc], Sequence[Sequence[int]]]
+
+
+def walk_values(
+    graph: StoryGraph, facts: Facts, within: Collection[Node], rows_of: RowsOf, size: int
+) -> dict[Node, list[float]]:
+    """For every node of `within` (closed under its links), the most each weight can collect
+    in one walk from there (see the module's docstring)."""
     arcs_of = open_map(graph, facts)
     value: dict[Node, list[float]] = {}
-    # The stage is closed under its links, so its components are whole components of the
-    # graph (an entrance that can never be passed may cut one: we keep its staged part).
-    for whole_component in components(graph, facts):
-        component = [n for n in whole_component if n in stage]
+    # `within` is closed under its links, so its components are whole components of the
+    # graph (an entrance that can never be passed may cut one: we keep its part inside).
+    for whole in components(graph, facts):
+        component = [n for n in whole if n in within]
         if not component:
             continue
         members = set(component)
@@ -117,13 +123,14 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
         for node in component:
             for arc in arcs_of[node]:
                 target = (
-                    arc.goto if arc.goto in stage and enterable(graph, arc.goto, facts) else None
+                    arc.goto if arc.goto in within and enterable(graph, arc.goto, facts) else None
                 )
-                if not arc.scores:
+                rows = rows_of(arc)
+                if not rows:
                     if target is not None and target not in members:
                         best = list(map(max, best, value[target]))
                     continue
-                total, prefix = _arc_values(arc)
+                total, prefix = _arc_values(rows, size)
                 if target is None:
                     best = list(map(max, best, prefix))
                 elif target in members:
@@ -133,12 +140,51 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
                     best = [max(b, p, t + v) for b, p, t, v in zip(best, prefix, total, after)]
         for node in component:
             value[node] = best
-    starts = _starts(graph, solution)
+    return value
+
+
+def _score_rows(arc: Arc) -> Sequence[Sequence[int]]:
+    return [_weights(s) for s in arc.scores] if arc.scores else ()
+
+
+def game_maxima(
+    graph: StoryGraph,
+    facts: Facts,
+    stage: Collection[Node],
+    rows_of: RowsOf,
+    size: int,
+    *,
+    roots: Collection[Node] = (),
+) -> list[float]:
+    """The most each weight can sum to in a game whose walks start once at each start of
+    the wanderer stage and at each of `roots` (each encounter resolved once)."""
+    value = walk_values(graph, facts, stage, rows_of, size)
+    totals = [0.0] * size
+    for start in dict.fromkeys([*starts(graph, facts, stage), *roots]):
+        if start in value:
+            totals = [t + v for t, v in zip(totals, value[start])]
+    return totals
+
+
+def _gains(arc: Arc) -> Sequence[Sequence[int]]:
+    return arc.scores
+
+
+def score_maxima(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> dict[str, float]:
+    """The most points each ending can have after a game of the wanderer stage."""
+    totals = game_maxima(graph, facts, stage, _gains, len(ENDINGS))
+    return {e: _num(t) for e, t in zip(ENDINGS, totals)}
+
+
+def analyse_scores(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> ScoreAnalysis:
+    names = OBJECTIVES
+    value = walk_values(graph, facts, stage, _score_rows, len(names))
+    starts_ = starts(graph, facts, stage)
     bounds = {}
-    for _i, e in enumerate(ENDINGS):
+    for e in ENDINGS:
         hi, lo = names.index(f"max {e}"), names.index(f"min {e}")
-        per_root = [value[s][hi] for s in starts if s in value]
-        lowest = max((value[s][lo] for s in starts if s in value), default=0)
+        per_root = [value[s][hi] for s in starts_ if s in value]
+        lowest = max((value[s][lo] for s in starts_ if s in value), default=0)
         bounds[e] = ScoreBound(
             e,
             walk_min=_num(-lowest),
@@ -149,7 +195,7 @@ def analyse_scores(graph: StoryGraph, solution: Solution) -> ScoreAnalysis:
     for y in range(1, 4):
         for x in range(y):
             k = names.index(f"{ENDINGS[y]}>{ENDINGS[x]}")
-            if max((value[s][k] for s in starts if s in value), default=0) <= 0:
+            if max((value[s][k] for s in starts_ if s in value), default=0) <= 0:
                 certificates.setdefault(
                     ENDINGS[y], Certificate(ENDINGS[y], ENDINGS[x], bounds[ENDINGS[y]].game_max)
                 )
@@ -161,23 +207,12 @@ def _num(value: float) -> float:
     return value if value in (INF, -INF) else int(value)
 
 
-def _starts(graph: StoryGraph, solution: Solution) -> list[Node]:
+def starts(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> list[Node]:
     """Where a walk of the wanderer stage can begin: the roots and every spawned card's entry."""
-    starts: dict[Node, None] = {r.node: None for r in graph.stage_roots if r.node in solution.stage}
-    for node in solution.stage:
-        for arc in open_arcs(graph, node, solution.facts):
+    found: dict[Node, None] = {r.node: None for r in graph.stage_roots if r.node in stage}
+    for node in stage:
+        for arc in open_arcs(graph, node, facts):
             for target in arc.enables:
-                if target in solution.stage:
-                    starts[target] = None
-    return list(starts)
-
-
-def scoring_arcs(graph: StoryGraph, solution: Solution, ending: str) -> Sequence[Arc]:
-    """Reachable stage branches that give the ending points (for witnesses and messages)."""
-    i = ENDINGS.index(ending)
-    return [
-        a
-        for n in solution.stage
-        for a in open_arcs(graph, n, solution.facts)
-        if any(s[i] > 0 for s in a.scores)
-    ]
+                if target in stage:
+                    found[target] = None
+    return list(found)

@@ -32,7 +32,7 @@ class Witness:
 def witnesses(analysis: Analysis) -> list[Witness]:
     graph, solution = analysis.graph, analysis.solution
     found: list[Witness] = []
-    stage = search(graph, [r.node for r in graph.stage_roots], solution.facts)
+    stage = search(graph, graph.stage_roots, solution.facts)
     for letter, ending in graph.storybook.endings.items():
         scoring = _first_scoring(analysis, stage, ENDINGS.index(letter))
         if scoring is not None:
@@ -41,7 +41,7 @@ def witnesses(analysis: Analysis) -> list[Witness]:
                 Witness(letter, "score", None, *_trace(graph.stage_roots, stage, node, arc))
             )
         roots = graph.finale_roots.get(letter, [])
-        parents = search(graph, [r.node for r in roots], solution.facts)
+        parents = search(graph, roots, solution.facts)
         for conclusion in ending.conclusions:
             if conclusion.entry in parents:
                 found.append(

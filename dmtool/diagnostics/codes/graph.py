@@ -39,8 +39,12 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "No root (a round tracker's event, a world shard's or spawned card's encounter, "
         "an ending's start, setup or event phase) leads to this entry, counting only "
-        "sides whose conditions can hold. The message counts the entries that are only "
-        "reachable through it.",
+        "sides whose conditions can hold: a condition is judged against what can be known "
+        "before play (coda cards some branch awards, entries some root reaches, each "
+        "ending's most points and each sentience colour's range in a game that resolves "
+        "each encounter once, the ten rounds) and combinations are reduced, so a "
+        "contradiction is never true. The message gives the reason and counts the entries "
+        "that are only reachable through it.",
         "- entry: 77   # nothing links to 77\n",
     ),
     CodeInfo(
@@ -80,7 +84,8 @@ CODES: tuple[CodeInfo, ...] = (
         E,
         "A set of entries lead to each other and none of them leads on to an exit (the end "
         "of the encounter or event, a conclusion, a failed stage), so a reader who enters "
-        "can never leave.",
+        "can never leave. A way out whose condition can never hold is no way out; the "
+        "message names it and says why.",
         "- entry: 5\n  effects: [{goto: 6}]\n- entry: 6\n  effects: [{goto: 5}]\n",
     ),
     CodeInfo(
@@ -145,5 +150,21 @@ CODES: tuple[CodeInfo, ...] = (
         "and choices that all fall through multiply); only the first 512 were analysed. "
         "Split the entry with gotos.",
         "# ten tests in a row, none of which exits\n",
+    ),
+    CodeInfo(
+        "DM315",
+        "condition-decided",
+        "Condition that is always true or never true",
+        W,
+        "Play cannot change this condition: judged against what can be known before play "
+        "(the ten rounds, each ending's most points and each sentience colour's range in a "
+        "game that resolves each encounter once, the number of wanderers), it is always "
+        "true or never true, alone or because its parts contradict each other (`all: [x, "
+        "{not: x}]`) or cover every case (`any: [x, {not: x}]`). The message says why and "
+        "what it means for the effects it guards. A condition that fails only because a "
+        "coda card is never awarded or an entry never read is reported there instead "
+        "(DM309, DM303).",
+        "if:\n  when: {score_at_least: {D: 26}}   # ending D can have 25 points at most\n"
+        "  then: [{goto: 30}]\n",
     ),
 )

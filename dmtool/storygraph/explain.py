@@ -1,0 +1,180 @@
+"""Conditions decided before play, in findings: why an entry cannot be reached or a loop has
+no way out (the condition and its reason), and DM315 at every condition that play cannot
+change (always true, or never), with what that means for the effects it guards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.model.storybook import Parts, Step
+from dmtool.storygraph.build import Arc, Node, StoryGraph, node_name
+from dmtool.storygraph.conditions import Facts, describe, judge, judge_side
+from dmtool.storygraph.context import Place, located
+from dmtool.storygraph.local import where
+
+Side = tuple[tuple[Mapping[str, Any], bool], ...]
+Preds = dict[Node, list[tuple[Node, Arc]]]
+
+
+class Everything:
+    """A collection that contains everything (no coda or entry condition is pruned)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def quoted(condition: Any) -> str:
+    return f"'{describe(condition, limit=80)}'"
+
+
+def side_text(side: Side, reason: str) -> str:
+    """'... only when <the side's conditions>, and it never does: <reason>'."""
+    parts = [f"{quoted(c)} {'does not hold' if negated else 'holds'}" for c, negated in side]
+    if len(side) == 1:
+        outcome = "and it always does" if side[0][1] else "and it never does"
+    else:
+        outcome = "which never happens"
+    return f"{' and '.join(parts)}, {outcome}: {reason}"
+
+
+def why_not(
+    graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds
+) -> str:
+    """Why a search from some roots does not arrive at `target`, in words."""
+    entrance = graph.entrances.get(target)
+    if entrance is not None:
+        verdict = judge(entrance, facts)
+        if verdict.value is False:
+            return f"its entrance condition {quoted(entrance)} never holds: {verdict.reason}"
+    card = graph.card_entrances.get(target)
+    if card is not None:
+        verdict = judge(card[0], facts)
+        if verdict.value is False:
+            return (
+                f"{card[1]} can be entered only when {quoted(card[0])}, which never holds: "
+                f"{verdict.reason}"
+            )
+    for root in graph.all_roots():
+        if root.node == target:
+            for condition, role in root.conditions:
+                verdict = judge(condition, facts)
+                if verdict.value is False:
+                    return (
+                        f"{root.label} {role} {quoted(condition)}, which never holds: "
+                        f"{verdict.reason}"
+                    )
+    for node, arc in preds.get(target, ()):
+        if node in reached and arc.conditions:
+            verdict = judge_side(arc.conditions, facts)
+            if verdict.value is False:
+                return (
+                    f"the link from {node_name(node)} is taken only when "
+                    f"{side_text(arc.conditions, verdict.reason)}"
+                )
+    sources = sorted({n for n, _ in preds.get(target, ())}, key=str)
+    if sources:
+        names = ", ".join(node_name(n) for n in sources[:3])
+        if len(sources) == 1:
+            return f"only {names} leads to it, and it is not reachable either"
+        return f"only {names} lead to it, and they are not reachable either"
+    return "no root and no entry leads to it"
+
+
+def closed_exit(graph: StoryGraph, members: list[int], facts: Facts) -> str:
+    """For a trap: the first way out that an impossible condition closes, in words."""
+    inside = set(members)
+    for node in members:
+        for arc in graph.arcs.get(node, ()):
+            leaves = arc.goto is None or arc.goto not in inside or bool(arc.enables)
+            if leaves and arc.conditions:
+                verdict = judge_side(arc.conditions, facts)
+                if verdict.value is False:
+                    return (
+                        f"; the way out from {node_name(node)} is taken only when "
+                        f"{side_text(arc.conditions, verdict.reason)}"
+                    )
+    return ""
+
+
+# What a decided condition means for what it guards, by where it is written and its value.
+_CONSEQUENCE = {
+    ("then", False): "its 'then' side is never taken; fix the condition or remove the 'if'",
+    ("then", True): "its 'else' side is never taken; fix the condition or keep only the "
+    "'then' effects",
+    ("option", False): "the option is never offered; fix the condition or remove the option",
+    ("entrance", False): "the entry can never be entered this way; fix the condition",
+    ("spawn", False): "the card never spawns by itself; fix the condition",
+}
+_CHANGES_NOTHING = "it changes nothing; remove it"
+
+
+def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) -> Iterator[
+    Diagnostic
+]:
+    """DM315 at every condition, in a place play reaches, that play cannot change.
+
+    A condition decided only because a coda is never awarded or an entry never read is not
+    reported again here: the finding about that coda or entry (DM309, DM303) is the cause.
+    """
+    loose = Facts(
+        codas=Everything(),
+        visited=Everything(),
+        scores=facts.scores,
+        sentience=facts.sentience,
+        notes=facts.notes,
+    )
+    storybook = graph.storybook
+    for condition, place, at in _written(graph, reached):
+        verdict = judge(condition, loose)
+        if verdict.value is None:
+            continue
+        state = "always true" if verdict.value else "never true"
+        then = _CONSEQUENCE.get((place, verdict.value), _CHANGES_NOTHING)
+        yield diagnose(
+            "DM315",
+            located(at) if not isinstance(at, tuple) else where(storybook, at),
+            f"the condition {quoted(condition)} is {state}: {verdict.reason}; {then}",
+        )
+
+
+def _written(
+    graph: StoryGraph, reached: frozenset[Node]
+) -> Iterator[tuple[Mapping[str, Any], str, Any]]:
+    """(condition, where it rules: then | option | entrance | spawn, its location) of every
+    condition in a reached node, entrance or card, each once."""
+    seen: set[int] = set()
+    # An entrance is judged when a reached branch leads to its entry (or a root names it),
+    # whether or not the entry can then be entered.
+    knocked = set(reached) | {r.node for r in graph.all_roots()}
+    knocked |= {a.goto for n in reached for a in graph.arcs.get(n, ()) if a.goto is not None}
+    for number, entrance in graph.entrances.items():
+        if number in knocked:
+            entry = graph.storybook.entries[number]
+            yield entrance, "entrance", entry.parts + ("entrance", "when")
+    for node in graph.arcs:
+        if node not in reached:
+            continue
+        for arc in graph.arcs[node]:
+            for step in arc.branch.steps:
+                if step.condition is not None and id(step.condition) not in seen:
+                    seen.add(id(step.condition))
+                    yield step.condition, *_step_place(step)
+    for source in graph.context.cards + graph.context.finale:
+        for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
+            if condition is not None and (place == "entrance" or source.spawned):
+                yield condition, place, _card_place(source.location, place)
+
+
+def _step_place(step: Step) -> tuple[str, Parts]:
+    if step.kind == "option":
+        return "option", step.parts + ("when",)
+    return "then", step.effect_parts + ("if", "when")
+
+
+def _card_place(location: Any, place: str) -> Any:
+    """Where a card's spawning or entrance condition is written (its card file)."""
+    if isinstance(location, Place):
+        return Place(location.document, (place, "when"))
+    return location

@@ -1,0 +1,49 @@
+"""The fixpoint of what can happen in a game, and the reachability it gives.
+
+Static conditions prune sides: a side guarded by `has_coda X` is dropped when no reachable
+branch awards X, one guarded by `score_at_least {D: 26}` when ending D can never have 26
+points, and so on (see conditions.Facts). Pruning can only remove entries, which can only
+remove awards, points and sentience changes, so we iterate from "everything the storybook
+awards anywhere, no bound on scores or sentience" down to a fixpoint; every step keeps a
+superset of what a real game can reach, so what we call unreachable really is (given the
+premise of the per-game bounds: each encounter resolved once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dmtool.storygraph.bounds import asked, tighten
+from dmtool.storygraph.build import Node, StoryGraph
+from dmtool.storygraph.conditions import Facts
+from dmtool.storygraph.reach import search
+
+
+@dataclass(frozen=True)
+class Solution:
+    facts: Facts
+    reached: frozenset[Node]  # from every root (wanderer stage and all finales)
+    stage: frozenset[Node]  # from the wanderer stage's roots only
+    finale: dict[str, frozenset[Node]]  # per ending, from its finale roots
+
+
+def solve(graph: StoryGraph) -> Solution:
+    """Reachability under the tightest facts we can prove (a descending fixpoint)."""
+    graph.asked = asked(graph)
+    facts = Facts(
+        codas=frozenset(c for arcs in graph.arcs.values() for a in arcs for c in a.codas),
+        visited=frozenset(graph.entries),
+    )
+    roots = graph.all_roots()
+    while True:
+        reached = search(graph, roots, facts)
+        tighter = tighten(graph, facts, reached)
+        if tighter == facts:
+            break
+        facts = tighter
+    stage = frozenset(search(graph, graph.stage_roots, facts))
+    finale = {
+        letter: frozenset(search(graph, roots_, facts))
+        for letter, roots_ in graph.finale_roots.items()
+    }
+    return Solution(facts, frozenset(reached), stage, finale)

@@ -1,0 +1,309 @@
+"""Conditions judged before play: impossible branches are not links, what lies only behind
+them is unreachable (DM303) with the reason, a loop whose only way out is impossible is a
+trap (DM307), and a condition decided before play is reported at the condition (DM315)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from storygraph_support import analysed, clean_entries, entry, line_of
+
+from dmtool.diagnostics import Location
+from dmtool.storygraph.conditions import Facts, judge
+from dmtool.storygraph.context import Source, StoryContext
+
+HERE = Location("card.yaml", 3, 5)
+
+
+def _if(when: Any, then: list[Any], otherwise: list[Any]) -> dict[str, Any]:
+    return {"if": {"when": when, "then": then, "else": otherwise}}
+
+
+def _d_reaches_25() -> list[dict[str, Any]]:
+    """Ending D can have 1 point from entry 1 and 24 from entry 3: 25 at most in a game."""
+    return clean_entries() + [
+        entry(3, [{"score": {"D": 24}}, {"end": "event"}], kind="event"),
+    ]
+
+
+def _found(analysis: Any, code: str) -> list[Any]:
+    return [d for d in analysis.diagnostics if d.code == code]
+
+
+def test_a_score_no_game_reaches_makes_the_branch_impossible(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        _d_reaches_25()
+        + [
+            entry(2, [_if({"score_at_least": {"D": 26}}, [{"goto": 30}], [{"end": "event"}])],
+                  kind="event"),
+            entry(30, [{"goto": 31}]),
+            entry(31, [{"end": "encounter"}]),
+        ],
+    )
+    path = tmp_path / "storybook.yaml"
+    [unreachable] = _found(a, "DM303")
+    assert unreachable.location.line == line_of(path, "entry: 30")
+    assert "ending D has at most 25 points in a game" in unreachable.message
+    assert "1 more entry" in unreachable.message
+    [decided] = _found(a, "DM315")
+    assert decided.location.line == line_of(path, "when:")
+    assert "score at least D 26" in decided.message and "never true" in decided.message
+    assert "at most 25 points" in decided.message
+    assert a.problems["unreachable"] == {30, 31}
+
+
+def test_a_score_some_game_reaches_is_left_to_play(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        _d_reaches_25()
+        + [
+            entry(2, [_if({"score_at_least": {"D": 25}}, [{"goto": 30}], [{"end": "event"}])],
+                  kind="event"),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
+    assert [d.code for d in a.diagnostics] == []
+
+
+def _with_sentience(purple: int, raise_by: int = 0) -> StoryContext:
+    return StoryContext(
+        sentience={"red": 1, "blue": 1, "green": 1, "yellow": 1, "purple": purple},
+        codas={"insight": HERE},
+        coda_effects={"insight": ({"modify_sentience": {"purple": raise_by}},)} if raise_by
+        else {},
+    )
+
+
+def _sentience_book(threshold: int) -> list[dict[str, Any]]:
+    return clean_entries() + [
+        entry(2, [{"gain_coda": "insight"}, {"end": "event"}], kind="event"),
+        entry(
+            4,
+            [_if({"sentience_at_least": {"purple": threshold}}, [{"goto": 30}],
+                 [{"end": "event"}])],
+            kind="event",
+        ),
+        entry(30, [{"end": "encounter"}]),
+    ]
+
+
+def test_a_sentience_no_wanderer_reaches_makes_the_branch_impossible(tmp_path: Path) -> None:
+    # Purple 2 on the dashboard, +1 from the one coda card the storybook awards: 3 at most.
+    a = analysed(tmp_path, _sentience_book(4), context=_with_sentience(2, raise_by=1))
+    [unreachable] = _found(a, "DM303")
+    assert "purple sentience" in unreachable.message and "at most 3" in unreachable.message
+    assert sorted(d.code for d in a.diagnostics) == ["DM303", "DM315"]
+    b = analysed(tmp_path, _sentience_book(3), context=_with_sentience(2, raise_by=1))
+    assert b.diagnostics == []
+
+
+def test_a_contradiction_is_never_true(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"gain_coda": "key"}, {"end": "event"}], kind="event"),
+            entry(
+                3,
+                [_if({"all": [{"has_coda": "key"}, {"not": {"has_coda": "key"}}]},
+                     [{"goto": 30}], [{"end": "event"}])],
+                kind="event",
+            ),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
+    [unreachable] = _found(a, "DM303")
+    assert "cannot both be true" in unreachable.message
+    [decided] = _found(a, "DM315")
+    assert "never true" in decided.message and "cannot both be true" in decided.message
+
+
+def test_a_tautology_is_always_true_and_its_else_side_never_taken(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"goto": 41}], kind="event"),
+            entry(41, [{"end": "encounter"}]),
+            entry(
+                3,
+                [_if({"any": [{"visited": 41}, {"not": {"visited": 41}}]},
+                     [{"end": "event"}], [{"goto": 30}])],
+                kind="event",
+            ),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
+    [unreachable] = _found(a, "DM303")
+    assert unreachable.location.line == line_of(tmp_path / "storybook.yaml", "entry: 30")
+    [decided] = _found(a, "DM315")
+    assert "always true" in decided.message and "in every game" in decided.message
+
+
+def test_nested_sides_that_contradict_each_other_are_impossible(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [{"gain_coda": "key"}, {"end": "event"}], kind="event"),
+            entry(
+                3,
+                [_if({"has_coda": "key"},
+                     [_if({"not": {"has_coda": "key"}}, [{"goto": 30}], [{"end": "event"}])],
+                     [{"end": "event"}])],
+                kind="event",
+            ),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
+    assert a.problems["unreachable"] == {30}
+    [unreachable] = _found(a, "DM303")
+    assert "cannot both be true" in unreachable.message
+
+
+def test_a_loop_whose_only_exit_is_impossible_is_a_trap(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        _d_reaches_25()
+        + [
+            entry(2, [{"goto": 50}], kind="event"),
+            entry(50, [{"goto": 51}]),
+            entry(51, [_if({"score_at_least": {"D": 30}}, [{"end": "encounter"}],
+                           [{"goto": 50}])]),
+        ],
+    )
+    [trap] = _found(a, "DM307")
+    assert trap.location.line == line_of(tmp_path / "storybook.yaml", "entry: 50")
+    assert "entries 50, 51" in trap.message
+    assert "score at least D 30" in trap.message and "at most 25 points" in trap.message
+    assert a.traps == [[50, 51]]
+
+
+def test_round_bounds_decide_conditions(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [_if({"round_at_least": 1}, [{"end": "event"}], [{"goto": 30}])],
+                  kind="event"),
+            entry(3, [_if({"all": [{"round_at_least": 6}, {"round_at_most": 5}]},
+                          [{"goto": 31}], [{"end": "event"}])], kind="event"),
+            entry(30, [{"end": "encounter"}]),
+            entry(31, [{"end": "encounter"}]),
+        ],
+    )
+    assert a.problems["unreachable"] == {30, 31}
+    messages = sorted(d.message for d in _found(a, "DM315"))
+    assert len(messages) == 2
+    assert any("always true" in m and "round 1" in m for m in messages)
+    assert any("'round at least 6' and 'round at most 5' cannot both be true" in m
+               for m in messages)
+
+
+def test_a_coda_nobody_awards_is_explained_where_it_is_not_a_second_finding(
+    tmp_path: Path,
+) -> None:
+    # The coda is the cause (DM309 when the card exists); the condition is not reported again.
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [_if({"has_coda": "lost"}, [{"goto": 30}], [{"end": "event"}])],
+                  kind="event"),
+            entry(30, [{"end": "encounter"}]),
+        ],
+    )
+    assert [d.code for d in a.diagnostics] == ["DM303"]
+    assert "no reachable branch awards coda card 'lost'" in a.diagnostics[0].message
+
+
+def test_a_card_whose_spawning_condition_never_holds_never_enters_play(tmp_path: Path) -> None:
+    context = StoryContext(
+        cards=(
+            Source("card", "card 'the-door'", 12, HERE, card_id="the-door", spawned=True,
+                   where=HERE, spawn={"score_at_least": {"C": 60}}),
+        ),
+    )
+    a = analysed(tmp_path, clean_entries() + [entry(12, [{"end": "encounter"}])],
+                 context=context)
+    assert 12 not in a.solution.reached
+    [unreachable] = _found(a, "DM303")
+    assert "card 'the-door'" in unreachable.message and "score at least C 60" in unreachable.message
+    [decided] = _found(a, "DM315")
+    assert decided.location == HERE
+
+
+def test_judge_reduces_combinations() -> None:
+    facts = Facts(codas={"key"}, visited={1, 2})
+    assert judge({"all": [{"has_coda": "key"}, {"not": {"has_coda": "key"}}]}, facts).value is False
+    assert judge({"any": [{"visited": 2}, {"not": {"visited": 2}}]}, facts).value is True
+    assert judge({"has_coda": "key"}, facts).value is None
+    assert judge({"has_coda": "other"}, facts).value is False
+    assert judge({"not": {"has_coda": "other"}}, facts).value is True
+    assert judge({"score_at_least": {"A": 0}}, facts).value is True
+    assert judge({"score_at_least": {"A": 3}}, facts).value is None
+    assert judge({"round_at_most": 10}, facts).value is True
+    assert judge({"all": [{"round_at_least": 3}, {"round_at_most": 3}]}, facts).value is None
+    assert judge({"all": [{"trapped": True}, {"trapped": False}]}, facts).value is False
+    assert judge({"any": [{"is_central": True}, {"is_central": False}]}, facts).value is True
+    assert judge({"wanderers_at_least": 1}, facts).value is True
+    never = judge({"all": [{"round_at_least": 6}, {"not": {"round_at_least": 2}}]}, facts)
+    assert never.value is False and "cannot both be true" in never.reason
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _planted(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """`dmtool check` of a copy of the real content/ with each file's text replaced once."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from dmtool.cli import cli
+
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
+    for name, (old, new) in edits.items():
+        path = tmp_path / "content" / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, (name, old)
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["check", "--no-cache", "--format", "json", str(tmp_path / "content")]
+    )
+    return [d for d in json.loads(result.stdout)["diagnostics"] if d["code"].startswith("DM3")]
+
+
+def test_the_issues_cases_in_the_real_storybook(tmp_path: Path) -> None:
+    book = "wanderers/hollis-brandt/storybook.yaml"
+    found = _planted(
+        tmp_path,
+        {
+            # Ending D can have 25 points at most in the sample storybook (graph's summary).
+            book: ("when: {score_at_least: {D: 5}}", "when: {score_at_least: {D: 26}}"),
+            "wanderers/hollis-brandt/encounter-cards/the-organ-loft.yaml": (
+                "when: {sentience_at_least: {purple: 2}}",
+                "when: {sentience_at_least: {purple: 18}}",
+            ),
+        },
+    )
+    messages = {d["message"] for d in found}
+    assert sorted(d["code"] for d in found) == ["DM303", "DM303", "DM315", "DM315"], messages
+    # What lies only behind the conditions is cut off (entry 11 behind the score, entry 242
+    # behind the card's entrance), and the fixpoint then finds ending D even fewer points.
+    [score] = [m for m in messages if m.startswith("the condition 'score at least D 26'")]
+    most = re.search(r"is never true: ending D has at most (\d+) points in a game reading", score)
+    assert most is not None and int(most.group(1)) <= 25, score
+    [lost] = [m for m in messages if m.startswith("entry 11 can never be reached")]
+    assert "the link from entry 6 is taken only when 'score at least D 26' holds" in lost
+    [purple] = [m for m in messages if m.startswith("the condition 'sentience at least purple")]
+    # Purple 1 on Hollis's dashboard, +9 if he held every coda card that raises it, +6 from
+    # his other cards, +1 from one branch: 17 at most.
+    assert "any wanderer's purple sentience is at most 17 (1 on a wanderer's dashboard" in purple
+    [card] = [m for m in messages if m.startswith("entry 242 can never be reached")]
+    assert "card 'the-organ-loft' can be entered only when" in card

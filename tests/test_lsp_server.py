@@ -163,7 +163,7 @@ async def test_outline_groups_entries_by_block_and_ending(client, workspace):
         text_document=_doc(path.as_uri())))
     names = [symbol.name for symbol in found]
     assert names[:3] == ["Round events", "Encounters", "Reality shards"]
-    assert {"Ending A", "Ending B", "Ending C", "Ending D"} <= set(names)
+    assert names[3:] == ["Ending A", "Ending B", "Ending C", "Ending D"]  # every finale entry has its ending
     events = found[0].children
     assert events[0].name == "1 The Bell Under the Water"
     assert sum(len(s.children) for s in found) == 153

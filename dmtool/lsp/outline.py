@@ -16,15 +16,23 @@ from dmtool.loading import SourceDocument
 from dmtool.lsp.convert import location_range
 from dmtool.lsp.targets import Book, kind_of
 from dmtool.model.storybook import iter_effects
+from dmtool.storygraph.context import context_for
 
 BLOCKS = (("event", "Round events"), ("exploration", "Encounters"),
           ("reality_shard", "Reality shards"))
 Symbol = types.DocumentSymbol
 
 
-def outline(document: SourceDocument) -> list[Symbol]:
+def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
+    """The document's symbols; `corpus` (with `of_kind`) names the finale encounters on
+    world shards and finale cards, which tie more finale entries to their ending."""
     if kind_of(document) == "storybook":
-        return _storybook(document, Book(document, ()))
+        finale: list[tuple[str, int]] = []
+        wanderer = document.data.get("wanderer")
+        if corpus is not None and isinstance(wanderer, str):
+            finale = [(s.ending, s.entry) for s in context_for(corpus, wanderer).finale
+                      if s.ending is not None]
+        return _storybook(document, Book(document, ()), finale)
     data = document.data if isinstance(document.data, dict) else {}
     return [_symbol(document, str(key), (key,), types.SymbolKind.Field) for key in data]
 
@@ -47,9 +55,10 @@ def _order(position: types.Position) -> tuple[int, int]:
     return (position.line, position.character)
 
 
-def _storybook(document: SourceDocument, book: Book) -> list[Symbol]:
+def _storybook(document: SourceDocument, book: Book,
+               finale: list[tuple[str, int]]) -> list[Symbol]:
     entries = {number: (parts, entry) for number, parts, entry in book.entries()}
-    owner = _endings_of(book, entries)
+    owner = _endings_of(book, entries, finale)
     groups: dict[str, list[Symbol]] = {}
     for number, (parts, entry) in entries.items():
         kind = str(entry.get("kind") or "")
@@ -83,14 +92,17 @@ def _endings(book: Book) -> dict[str, tuple[tuple[str | int, ...], str | None]]:
     return found
 
 
-def _endings_of(book: Book, entries: Mapping[int, tuple[Any, Mapping[str, Any]]]) -> dict[int, str]:
-    """Each finale or conclusion entry's ending: the first whose finale reaches it by gotos."""
+def _endings_of(book: Book, entries: Mapping[int, tuple[Any, Mapping[str, Any]]],
+                finale: list[tuple[str, int]]) -> dict[int, str]:
+    """Each finale or conclusion entry's ending: the first whose finale reaches it by gotos
+    from its start, its conclusions, or the finale encounters of its shards and cards."""
     owner: dict[int, str] = {}
     for ending in book.data.get("endings") or []:
         if not isinstance(ending, dict) or not isinstance(ending.get("ending"), str):
             continue
         starts = [ending.get("start")] + [c.get("entry") for c in ending.get("conclusions") or []
                                           if isinstance(c, dict)]
+        starts += [entry for letter, entry in finale if letter == ending["ending"]]
         pending = [n for n in starts if isinstance(n, int)]
         while pending:
             number = pending.pop()

@@ -265,7 +265,7 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
-    return outline(document) if document is not None else []
+    return outline(document, ls.live.snapshot.corpus) if document is not None else []
 
 
 def serve() -> None:

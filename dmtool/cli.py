@@ -123,9 +123,18 @@ def new() -> None:
 
 _NEW_DIR_HELP = ("The folder that holds {what} (default {default}). "
                  "Example: --dir {default}")
-_FORCE = click.option("--force", is_flag=True,
-                      help="Overwrite files that already exist (they are refused otherwise). "
-                      "Example: dmtool new wanderer 'Ilse Marrow' --force")
+
+
+def _no_force(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        raise click.UsageError(
+            "'dmtool new' never replaces a file, even with --force (an author's edits would be "
+            "lost); choose another name, or move the existing file away first")
+
+
+# Hidden: earlier versions replaced files with --force; say why that is gone.
+_FORCE = click.option("--force", is_flag=True, hidden=True, expose_value=False,
+                      callback=_no_force)
 
 
 def _new_dir(what: str, default: str):  # type: ignore[no-untyped-def]
@@ -145,26 +154,27 @@ def _run_new(**options: object) -> None:
 @click.argument("name")
 @_new_dir("wanderers", "content/wanderers")
 @_FORCE
-def new_wanderer(name: str, directory: Path | None, force: bool) -> None:
+def new_wanderer(name: str, directory: Path | None) -> None:
     """Scaffold a wanderer: dashboard, storybook, 16 world shards, 3 malformations,
     3 terrors, a final boss, starting cards and a finale legacy card per ending.
 
     NAME is the wanderer's name; the id is its kebab-case form (ilse-marrow).
     """
-    _run_new(what="wanderer", name=name, directory=directory, force=force)
+    _run_new(what="wanderer", name=name, directory=directory)
 
 
 @new.command("storybook",
-             epilog='Example:\n\n  dmtool new storybook "The Salt Road" --wanderer ilse-marrow --force')
+             epilog='Example:\n\n  dmtool new storybook "The Salt Road" --wanderer ilse-marrow')
 @click.argument("name")
 @click.option("--wanderer", required=True, metavar="ID",
               help="The wanderer the storybook belongs to. Example: --wanderer ilse-marrow")
 @_new_dir("wanderers", "content/wanderers")
 @_FORCE
-def new_storybook(name: str, wanderer: str, directory: Path | None, force: bool) -> None:
+def new_storybook(name: str, wanderer: str, directory: Path | None) -> None:
     """Scaffold a wanderer's storybook (round events, shard encounters, four endings)
-    and point the wanderer at it."""
-    _run_new(what="storybook", name=name, wanderer=wanderer, directory=directory, force=force)
+    and point the wanderer at it. An existing storybook.yaml is never replaced: move it
+    away first to start afresh."""
+    _run_new(what="storybook", name=name, wanderer=wanderer, directory=directory)
 
 
 @new.command("chapter", epilog='Example:\n\n  dmtool new chapter "The Long Night" '
@@ -174,10 +184,10 @@ def new_storybook(name: str, wanderer: str, directory: Path | None, force: bool)
               help="The expansion the chapter belongs to. Example: --expansion madness-reborn")
 @_new_dir("expansions", "content/deep-madness")
 @_FORCE
-def new_chapter(name: str, expansion: str, directory: Path | None, force: bool) -> None:
+def new_chapter(name: str, expansion: str, directory: Path | None) -> None:
     """Scaffold a Deep Madness chapter, numbered after the expansion's last one (and
     added to the expansion's campaign, if it has one)."""
-    _run_new(what="chapter", name=name, expansion=expansion, directory=directory, force=force)
+    _run_new(what="chapter", name=name, expansion=expansion, directory=directory)
 
 
 @new.command("card", epilog='Example:\n\n  dmtool new card finale-legacy-card "Salt Crown" '
@@ -192,12 +202,11 @@ def new_chapter(name: str, expansion: str, directory: Path | None, force: bool) 
               help="The ending of a finale card (default A). Example: --ending C")
 @_new_dir("wanderers", "content/wanderers")
 @_FORCE
-def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path | None,
-             force: bool) -> None:
+def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path | None) -> None:
     """Scaffold one card of a wanderer, list it on the wanderer, and give encounter
     cards their storybook entry."""
     _run_new(what="card", card_kind=kind, name=name, wanderer=wanderer, ending=ending,
-             directory=directory, force=force)
+             directory=directory)
 
 
 # --- paste into dmtool/cli.py (after the `explain` command) -------------------------------
@@ -315,18 +324,18 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
     sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
 
 
-@cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site --force\n\n"
+@cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site\n\n"
              "  dmtool site --dry-run --format json")
 @click.argument("content", required=False, type=click.Path(path_type=Path, file_okay=False))
 @click.option("--out", "-o", "out", type=click.Path(path_type=Path, file_okay=False),
               default=Path("site"), show_default=True,
               help="The folder to build the site into; it is replaced as a whole, so it must be "
-              "empty, missing or an earlier dmtool site. Example: -o build/site")
+              "missing, empty or an earlier dmtool site. Example: -o build/site")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format of the report (default text). Example: --format json")
 @click.option("--force", is_flag=True,
-              help="Replace the output folder even though dmtool did not build it. "
-              "Example: dmtool site -o public --force")
+              help="Replace an earlier dmtool site even though files were added to it since "
+              "(a folder dmtool did not build is never replaced). Example: dmtool site --force")
 @click.option("--dry-run", is_flag=True,
               help="Build in a temporary folder only and write nothing; reports what the site "
               "would show. Example: dmtool site --dry-run")

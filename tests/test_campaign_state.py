@@ -25,6 +25,7 @@ from dmtool.engine.dawn_of_madness.play.newgame import NewGame
 from dmtool.loading import read_document
 from dmtool.model.content_index import default_content_dir
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from dmtool.writing import WriteFailed
 
 WANDERER = "hollis-brandt"
 
@@ -83,9 +84,9 @@ def test_a_crash_while_writing_keeps_the_previous_state(tmp_path: Path,
     def crash(*_: object) -> None:
         raise OSError("power cut")
 
-    monkeypatch.setattr("dmtool.util.atomic.os.replace", crash)
-    with pytest.raises(OSError):
-        write_campaign(path, newer)
+    monkeypatch.setattr("dmtool.writing.files.os.replace", crash)
+    with pytest.raises(WriteFailed, match=r"cannot write .*campaign\.yaml: power cut"):
+        write_campaign(path, newer, replacing=before)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["campaign.yaml"]
 
@@ -191,7 +192,7 @@ def test_a_campaign_of_three_games_keeps_unlocked_cards_and_legacy(tmp_path: Pat
         assert start.legacy.get(WANDERER, []) == progress.get("legacy_cards", [])
         updated = from_game(campaign, result.state, catalog(), keep=set(catalog().wanderers),
                             seed=seed)
-        write_campaign(path, updated)
+        write_campaign(path, updated, replacing=path.read_bytes() if path.exists() else None)
         saved, _ = read_campaign(path, catalog=catalog())
         assert saved is not None and saved.games_played == number
         mine = saved.wanderers[WANDERER]

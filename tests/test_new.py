@@ -32,7 +32,7 @@ def new(tree: Path, what: str, name: str, **options: object) -> list[Path]:
     result = run_new(NewOptions(what=what, name=name, directory=tree / "content" / folder,
                                 schema_dir=tree / "schemas", **options))  # type: ignore[arg-type]
     assert result.exit_code == 0
-    return result.created + result.overwritten + result.updated
+    return result.created + result.updated
 
 
 def findings(report: Report, *, within: Path | None = None) -> list[Diagnostic]:
@@ -88,19 +88,15 @@ def test_new_files_are_formatted_commented_and_carry_modelines(tree: Path) -> No
         assert document.modeline.startswith("../")  # relative, as editors expect
 
 
-def test_refuses_to_overwrite_unless_forced(tree: Path) -> None:
+def test_never_overwrites_an_existing_file(tree: Path) -> None:
     new(tree, "wanderer", "Ilse Marrow")
     wanderer = tree / "content" / "wanderers" / "ilse-marrow" / "wanderer.yaml"
     wanderer.write_text(wanderer.read_text(encoding="utf-8") + "# my own notes\n",
                         encoding="utf-8")
-    with pytest.raises(UsageError, match="--force"):
+    with pytest.raises(UsageError, match="never replaces a file") as refused:
         new(tree, "wanderer", "Ilse Marrow")
+    assert "--force" not in str(refused.value)
     assert "# my own notes" in wanderer.read_text(encoding="utf-8")
-    result = run_new(NewOptions(what="wanderer", name="Ilse Marrow", force=True,
-                                directory=tree / "content" / "wanderers",
-                                schema_dir=tree / "schemas"))
-    assert wanderer in result.overwritten and not result.created
-    assert "# my own notes" not in wanderer.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("kind", sorted(CARD_KINDS))
@@ -139,8 +135,11 @@ def test_new_card_keeps_the_comments_of_the_files_it_updates(tree: Path) -> None
 
 def test_new_storybook_replaces_and_relinks(tree: Path) -> None:
     new(tree, "wanderer", "Ilse Marrow")
-    touched = new(tree, "storybook", "The Salt Road", wanderer="ilse-marrow", force=True)
     folder = tree / "content" / "wanderers" / "ilse-marrow"
+    with pytest.raises(UsageError, match=r"storybook\.yaml already exist"):
+        new(tree, "storybook", "The Salt Road", wanderer="ilse-marrow")
+    (folder / "storybook.yaml").unlink()  # the author moves the old one away first
+    touched = new(tree, "storybook", "The Salt Road", wanderer="ilse-marrow")
     assert folder / "wanderer.yaml" in touched
     wanderer = read_document(folder / "wanderer.yaml").document
     assert wanderer is not None and wanderer.data["storybook"] == "the-salt-road"
@@ -225,4 +224,8 @@ def test_new_command_when_wired(tree: Path) -> None:
     assert (where / "ilse-marrow" / "wanderer.yaml").is_file()
     again = subprocess.run([sys.executable, "-m", "dmtool.cli", "new", "wanderer", "Ilse Marrow",
                             "--dir", str(where)], capture_output=True, text=True, check=False)
-    assert again.returncode == 2 and "--force" in again.stderr
+    assert again.returncode == 2 and "never replaces a file" in again.stderr
+    assert "--force" not in again.stderr
+    forced = CliRunner().invoke(cli, ["new", "wanderer", "Ilse Marrow", "--dir", str(where),
+                                      "--force"])
+    assert forced.exit_code == 2 and "even with --force" in forced.output

@@ -11,7 +11,6 @@ import pytest
 
 from dmtool.errors import UsageError
 from dmtool.sitegen import SiteOptions, run_site
-from dmtool.sitegen.build import MARKER
 from dmtool.sitegen.markdown import plain, prose
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,20 +124,26 @@ def test_refuses_a_folder_it_did_not_make(tmp_path: Path) -> None:
     out = tmp_path / "site"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    with pytest.raises(UsageError, match="not built by dmtool"):
-        run_site(SiteOptions(content=content, out=out))
+    for force in (False, True):  # --force only ever replaces what dmtool built
+        with pytest.raises(UsageError, match="dmtool did not build it") as refused:
+            run_site(SiteOptions(content=content, out=out, force=force))
+        assert "--force" not in str(refused.value)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
     assert (out / "notes.txt").read_text() == "mine"
-    result = run_site(SiteOptions(content=content, out=out, force=True))
-    assert result.exit_code == 0
-    assert not (out / "notes.txt").exists() and (out / MARKER).is_file()
 
 
 def test_rebuilds_its_own_site_and_leaves_the_rest_alone(tmp_path: Path) -> None:
     content = _small_content(tmp_path)
     out = tmp_path / "site"
     run_site(SiteOptions(content=content, out=out))
-    (out / "stale.html").write_text("old")
+    (out / "index.html").write_text("edited")  # files of the build may change freely
     run_site(SiteOptions(content=content, out=out))
+    assert (out / "index.html").read_text() != "edited"
+    (out / "stale.html").write_text("old")  # a file the build did not write
+    with pytest.raises(UsageError, match=r"stale\.html were added since") as refused:
+        run_site(SiteOptions(content=content, out=out))
+    assert "--force" in str(refused.value)  # dmtool built the folder: --force may replace it
+    run_site(SiteOptions(content=content, out=out, force=True))
     assert not (out / "stale.html").exists() and (out / "index.html").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]
 
@@ -149,7 +154,7 @@ def test_never_replaces_the_content_or_the_working_folder(
 ) -> None:
     content = _small_content(tmp_path)
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(UsageError, match="cannot build the site into"):
+    with pytest.raises(UsageError, match="will not replace"):
         run_site(SiteOptions(content=content, out=Path(where), force=True))
     assert (content / "map.yaml").is_file()
 

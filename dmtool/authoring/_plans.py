@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.authoring import _wiring as wiring
-from dmtool.authoring.scaffold import NewFile, NewOptions, Plan, display_name, slug
-from dmtool.authoring.templates import cards, chapter, fill, indent
+from dmtool.authoring.scaffold import ID_LIMIT, NewFile, NewOptions, Plan, display_name, slug
+from dmtool.authoring.templates import Text, cards, chapter, fill, indent
 from dmtool.authoring.templates import wanderer as tpl
 from dmtool.errors import UsageError
 
@@ -19,6 +19,8 @@ ROUNDS = range(1, 11)  # round tracker N reads entry N (content/dawn-of-madness/
 SHARDS = range(1, 17)
 # The two endings on each world shard's finale side; every ending appears on eight shards.
 FINALE_PAIRS = (("A", "B"), ("C", "D"), ("A", "C"), ("B", "D"))
+# A wanderer's id starts every id of its documents ('<id>-malformation-1'), which must fit too.
+WANDERER_ID_LIMIT = ID_LIMIT - len("-malformation-1")
 
 
 def shard_entry(number: int) -> int:
@@ -67,13 +69,15 @@ class WandererIds:
 
 
 def plan_wanderer(options: NewOptions) -> Plan:
-    wid, name = slug(options.name), display_name(options.name)
+    wid = slug(options.name, limit=WANDERER_ID_LIMIT, fallback="wanderer")
+    name = display_name(options.name)
     ids, folder = WandererIds(wid), options.root / wid
     legacy = {e: ids.legacy(e) for e in ENDINGS}
     plan = Plan()
     add = plan.files.append
     add(NewFile(folder / "wanderer.yaml", "wanderer", fill(
-        tpl.WANDERER, id=wid, name=name, storybook=ids.storybook,
+        tpl.WANDERER, id=wid, name=Text(name), storybook=ids.storybook,
+        description=Text(f"{name} has not been written yet."),
         existence_card=ids.existence_card, domain_card=ids.domain_card,
         malformations=", ".join(ids.malformation(n) for n in (1, 2, 3)),
         terrors=", ".join(ids.terror(n) for n in (1, 2, 3)), final_boss=ids.final_boss,
@@ -91,22 +95,22 @@ def plan_wanderer(options: NewOptions) -> Plan:
     for number in (1, 2, 3):
         add(_file(folder, "malformations", "malformation", ids.malformation(number), fill(
             tpl.MALFORMATION, id=ids.malformation(number), wanderer=wid, number=number,
-            name=f"Malformation {number} of {name}", body=tpl.MONSTER_BODY)))
+            name=Text(f"Malformation {number} of {name}"), body=tpl.MONSTER_BODY)))
         add(_file(folder, "terrors", "terror", ids.terror(number), fill(
             tpl.TERROR, id=ids.terror(number), wanderer=wid,
-            name=f"Terror {number} of {name}", body=tpl.MONSTER_BODY)))
+            name=Text(f"Terror {number} of {name}"), body=tpl.MONSTER_BODY)))
     add(_file(folder, "final-bosses", "final-boss", ids.final_boss, fill(
-        tpl.FINAL_BOSS, id=ids.final_boss, wanderer=wid, name=f"The Final Boss of {name}")))
+        tpl.FINAL_BOSS, id=ids.final_boss, wanderer=wid, name=Text(f"The Final Boss of {name}"))))
     add(_file(folder, "existence-cards", "existence-card", ids.existence_card, fill(
         tpl.EXISTENCE_CARD, id=ids.existence_card, wanderer=wid,
-        title=f"{name}'s First Card", locked="false")))
+        title=Text(f"{name}'s First Card"), locked="false")))
     add(_file(folder, "domain-cards", "domain-card", ids.domain_card, fill(
-        tpl.DOMAIN_CARD, id=ids.domain_card, wanderer=wid, title=f"{name}'s Keepsake",
+        tpl.DOMAIN_CARD, id=ids.domain_card, wanderer=wid, title=Text(f"{name}'s Keepsake"),
         locked="false")))
     for ending, card in legacy.items():
         add(_file(folder, "finale-legacy-cards", "finale-legacy-card", card, fill(
             tpl.FINALE_LEGACY_CARD, id=card, wanderer=wid, ending=ending,
-            title=f"Legacy of Ending {ending}")))
+            title=Text(f"Legacy of Ending {ending}"))))
     return plan
 
 
@@ -115,7 +119,7 @@ def storybook_body(*, book_id: str, wanderer: str, title: str, legacy: dict[str,
     """The storybook skeleton: round events, shard encounters, and a finale per ending."""
     entries = [fill(tpl.EVENT_ENTRY, number=n) for n in ROUNDS]
     entries += [fill(tpl.SHARD_ENTRY, number=shard_entry(n), shard=n,
-                     title=f"World Shard {n}", ending=ENDINGS[(n - 1) // 4]) for n in SHARDS]
+                     title=Text(f"World Shard {n}"), ending=ENDINGS[(n - 1) // 4]) for n in SHARDS]
     endings = []
     for ending in ENDINGS:
         start, encounter, conclusion = finale_entries(ending)
@@ -123,14 +127,14 @@ def storybook_body(*, book_id: str, wanderer: str, title: str, legacy: dict[str,
                             encounter=encounter, conclusion=conclusion, legacy=legacy[ending]))
         endings.append(fill(tpl.ENDING, ending=ending, start=start, conclusion=conclusion,
                             legacy=legacy[ending], final_bosses=", ".join(final_bosses)))
-    return fill(tpl.STORYBOOK, id=book_id, wanderer=wanderer, title=title,
+    return fill(tpl.STORYBOOK, id=book_id, wanderer=wanderer, title=Text(title),
                 entries=indent("".join(entries), 2), endings=indent("".join(endings), 2))
 
 
 def plan_storybook(options: NewOptions) -> Plan:
     wid = _wanderer_option(options)
     folder = options.root / wid
-    book_id = slug(options.name)
+    book_id = slug(options.name, fallback="storybook")
     plan = Plan()
     ids = WandererIds(wid)
     legacy = dict(wiring.legacy_cards(folder, wid))
@@ -156,7 +160,7 @@ def plan_storybook(options: NewOptions) -> Plan:
 def _wanderer_option(options: NewOptions) -> str:
     if not options.wanderer:
         raise UsageError(f"'dmtool new {options.what}' needs --wanderer (the wanderer's id)")
-    return slug(options.wanderer)
+    return slug(options.wanderer, limit=WANDERER_ID_LIMIT, fallback="wanderer")
 
 
 def _file(folder: Path, sub: str, kind: str, doc_id: str, body: str) -> NewFile:
@@ -212,7 +216,7 @@ def plan_card(options: NewOptions) -> Plan:
     if owner is None:
         raise UsageError(f"no wanderer '{wid}' under {folder.as_posix()}; create it first "
                          f"with: dmtool new wanderer {wid}")
-    card_id, title = slug(options.name), display_name(options.name)
+    card_id, title = slug(options.name, fallback=kind), Text(display_name(options.name))
     ending = options.ending.upper()
     if ending not in ENDINGS:
         raise UsageError(f"--ending must be one of {', '.join(ENDINGS)}, not {options.ending!r}")
@@ -253,11 +257,13 @@ def plan_chapter(options: NewOptions) -> Plan:
                          f"that holds the expansions")
     numbers = [d.data.get("number") for d in wiring.find_all(folder, "chapter")]
     number = max([n for n in numbers if isinstance(n, int)], default=0) + 1
-    chapter_id, title = slug(options.name), display_name(options.name)
+    chapter_id, title = slug(options.name, fallback="chapter"), Text(display_name(options.name))
     plan = Plan()
     plan.files.append(NewFile(folder / "chapters" / f"{number}-{chapter_id}.yaml", "chapter",
                               fill(chapter.CHAPTER, id=chapter_id, expansion=expansion,
-                                   number=number, title=title)))
+                                   number=number, title=title,
+                                   introduction=Text(f"The chapter {title} has not been "
+                                                     "written yet."))))
     for campaign in wiring.find_all(folder, "campaign"):
         if campaign.data.get("expansion") == expansion:
             plan.updates[campaign.path] = wiring.edit(

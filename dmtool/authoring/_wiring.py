@@ -62,12 +62,14 @@ def next_entry(storybook: dict[str, Any]) -> int:
     return max([n for n in numbers if isinstance(n, int)], default=100) + 1
 
 
-def edit(path: Path, *edits: Edit) -> str:
-    """The text of `path` after `edits` (not yet formatted or written)."""
-    text = path.read_text(encoding="utf-8")
+def edit(path: Path, *edits: Edit) -> tuple[bytes, str]:
+    """The bytes of `path` as read, and its text after `edits` (not yet formatted or
+    written); the bytes let the write refuse a file that changed in the meantime."""
+    raw = path.read_bytes()
+    text = raw.decode("utf-8").replace("\r\n", "\n")
     for change in edits:
         text = change(text)
-    return text
+    return raw, text
 
 
 # Edits work on the text itself: new lines go right after the last line of the list they

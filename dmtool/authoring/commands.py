@@ -16,9 +16,9 @@ from dmtool.authoring.scaffold import NewOptions, NewResult, run_new
 from dmtool.diagnostics import Diagnostic, Severity
 from dmtool.errors import UsageError
 from dmtool.loading import discover, read_document
-from dmtool.util.atomic import write_text_atomic
 from dmtool.validation.pipeline import display_path
 from dmtool.validation.schemas import default_schema_dir
+from dmtool.writing import rewrite_file
 
 DEFAULT_PATHS = (Path("content"),)
 
@@ -88,7 +88,8 @@ def run_fmt(options: FmtOptions) -> FmtResult:
         if loaded.document is None or errors:
             result.problems.extend(errors or loaded.diagnostics)
             continue
-        before = path.read_bytes().decode("utf-8")  # the loader vetted the encoding
+        raw = path.read_bytes()
+        before = raw.decode("utf-8")  # the loader vetted the encoding
         try:
             after = format_text(before, order=order, width=options.width)
         except FormatError as exc:
@@ -98,7 +99,7 @@ def run_fmt(options: FmtOptions) -> FmtResult:
             continue
         result.changed.append(display)
         if writing:
-            write_text_atomic(path.resolve(), after)  # through a symlink, not over it
+            rewrite_file(path, after, expected=raw)  # through a symlink, not over it
         else:
             result.diffs.append(unified_diff(before, after, display))
     result.wrote = writing

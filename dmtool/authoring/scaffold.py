@@ -4,21 +4,24 @@ A planner (see `_plans`) decides which files to create and which existing docume
 update (a new card is listed on its wanderer, an encounter card gets its storybook
 entry). Everything is rendered first, with the schema modeline and through the
 formatter, and only then written, each file atomically, so a refusal or a bug writes
-nothing. Existing files are never replaced without `force`.
+nothing. Existing files are never replaced: `dmtool new` only creates files, and edits
+the documents it wires a new one into only if they have not changed since it read them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dmtool.authoring.fmt import format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.errors import UsageError
-from dmtool.util.atomic import write_text_atomic
 from dmtool.validation.schemas import default_schema_dir
+from dmtool.writing import create_file, rewrite_file
 
 WHAT = ("wanderer", "storybook", "chapter", "card")
 DEFAULT_DIRS = {
@@ -28,6 +31,7 @@ DEFAULT_DIRS = {
     "chapter": Path("content/deep-madness"),
 }
 MODELINE = "# yaml-language-server: $schema={path}"
+ID_LIMIT = 80  # the schemas' maxLength of an id
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,7 +46,6 @@ class NewOptions:
     expansion: str | None = None
     ending: str = "A"
     directory: Path | None = None
-    force: bool = False
     schema_dir: Path = field(default_factory=default_schema_dir)
 
     @property
@@ -64,7 +67,8 @@ class Plan:
     """What one `dmtool new` call will do."""
 
     files: list[NewFile] = field(default_factory=list)
-    updates: dict[Path, str] = field(default_factory=dict)  # path -> new full text
+    # path -> (its bytes as read, its new full text)
+    updates: dict[Path, tuple[bytes, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -73,17 +77,15 @@ class NewResult:
     """What `dmtool new` did."""
 
     created: list[Path] = field(default_factory=list)
-    overwritten: list[Path] = field(default_factory=list)
     updated: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     exit_code: int = 0
 
     def summary(self) -> str:
         lines = [f"created {p.as_posix()}" for p in self.created]
-        lines += [f"overwrote {p.as_posix()}" for p in self.overwritten]
         lines += [f"updated {p.as_posix()}" for p in self.updated]
         lines += [f"note: {n}" for n in self.notes]
-        lines.append(f"{len(self.created) + len(self.overwritten)} file(s) written, "
+        lines.append(f"{len(self.created)} file(s) written, "
                      f"{len(self.updated)} updated. Search them for 'TODO' to fill them in.")
         return "\n".join(lines)
 
@@ -95,18 +97,22 @@ def run_new(options: NewOptions) -> NewResult:
     if options.what not in PLANNERS:
         raise UsageError(f"cannot scaffold {options.what!r}; choose one of {', '.join(WHAT)}")
     plan = PLANNERS[options.what](options)
-    existing = [f.path for f in plan.files if f.path.exists()]
-    if existing and not options.force:
-        shown = ", ".join(p.as_posix() for p in existing)
-        raise UsageError(f"{shown} already exist(s); pass --force to overwrite")
+    existing = [f.path for f in plan.files if os.path.lexists(f.path)]
+    if existing:
+        shown = ", ".join(p.as_posix() for p in existing[:3])
+        more = f" and {len(existing) - 3} more" if len(existing) > 3 else ""
+        raise UsageError(f"{shown}{more} already exist(s); 'dmtool new' never replaces a file. "
+                         "Choose another name, or move the existing files away first")
     order = KeyOrder(options.schema_dir)
     rendered = [(f.path, render(f, schema_dir=options.schema_dir, order=order)) for f in plan.files]
+    updated = [(path, before, format_text(text, order=order))
+               for path, (before, text) in plan.updates.items()]
     result = NewResult(notes=list(plan.notes))
     for path, text in rendered:
-        (result.overwritten if path.exists() else result.created).append(path)
-        write_text_atomic(path, text)
-    for path, text in plan.updates.items():
-        write_text_atomic(path, format_text(text, order=order))
+        create_file(path, text)
+        result.created.append(path)
+    for path, before, text in updated:
+        rewrite_file(path, text, expected=before)
         result.updated.append(path)
     return result
 
@@ -132,12 +138,28 @@ def modeline(path: Path, kind: str, schema_dir: Path) -> str:
     return MODELINE.format(path=Path(schema).as_posix())
 
 
-def slug(name: str) -> str:
-    """A kebab-case id from a name: 'Ilse Marrow' -> 'ilse-marrow'."""
-    text = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
+def slug(name: str, *, limit: int = ID_LIMIT, fallback: str | None = None) -> str:
+    """A kebab-case id from a name: 'Ilse Marrow' -> 'ilse-marrow', 'Mârrow' -> 'marrow'.
+
+    Ids (and so file names) stay within `limit` characters: a longer one is cut at a
+    hyphen and ends with a short hash of the whole name, so two long names still differ.
+    A name with no Latin letters or digits (Hebrew, Greek, ...) gets `fallback` and such a
+    hash; without a fallback it is refused.
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^a-z0-9]+", "-", plain.lower().replace("'", "")).strip("-")
     if not text:
-        raise UsageError(f"{name!r} makes no id; use letters or digits, e.g. 'Ilse Marrow'")
+        if fallback is None or not any(ch.isalnum() for ch in name):
+            raise UsageError(f"{name!r} makes no id; use letters or digits, e.g. 'Ilse Marrow'")
+        text = f"{fallback}-{_digest(name)}"
+    if len(text) > limit:
+        cut = text[:limit - len(_digest(name)) - 1]
+        text = (cut.rsplit("-", 1)[0] if "-" in cut else cut) + "-" + _digest(name)
     return text
+
+
+def _digest(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()[:6]
 
 
 def display_name(name: str) -> str:

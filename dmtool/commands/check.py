@@ -51,6 +51,10 @@ def run(request: CheckRequest) -> int:
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing and len(missing) == len(paths):
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
+    if request.output is not None:
+        from dmtool.writing import check_report_path
+
+        check_report_path(request.output, content_roots=paths)  # refuse before the work
     with _ProgressBar() as progress:
         report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
                                         ignore=frozenset(config.ignore), progress=progress,
@@ -59,9 +63,9 @@ def run(request: CheckRequest) -> int:
                                         excluded=config.is_excluded if config.exclude else None))
     text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:
-        from dmtool.util.atomic import write_text_atomic
+        from dmtool.writing import write_report
 
-        write_text_atomic(request.output, text)
+        write_report(request.output, text, content_roots=paths)
     else:
         sys.stdout.write(text)
     return report.exit_code(strict=config.strict)

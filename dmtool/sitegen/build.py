@@ -1,69 +1,45 @@
 """Running MkDocs on generated pages and putting the result in place without half-built sites.
 
 Pages and the MkDocs configuration go to a private temporary folder; MkDocs builds into a
-`<out>.tmp-XXXX` folder next to the output, which then replaces the output folder in two
-renames. Only a folder that is empty or carries dmtool's marker file is ever replaced.
+temporary folder beside the output, which `dmtool.writing.replace_folder` then swaps in.
+Only a folder that is missing, empty or marked as an earlier dmtool site is ever replaced,
+and never one holding content, docs/, schemas/, project files or version control.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
-import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from dmtool.errors import UsageError
 from dmtool.sitegen.pages import Nav, Page
+from dmtool.writing import Marker, check_folder, replace_folder
 
 MARKER = ".dmtool-site"
 MARKER_TEXT = ("This folder was built by 'dmtool site'. The whole folder is replaced on every "
                "build; do not keep your own files in it.\n")
+SITE_MARKER = Marker(MARKER, MARKER_TEXT)
 SITE_NAME = "Dawn of Madness and Deep Madness"
 
 
 def check_output(out: Path, *, force: bool, protected: tuple[Path, ...]) -> None:
     """Refuse outputs that would replace something that is not a dmtool site."""
-    resolved = out.resolve()
-    for path in protected:
-        inside = path.resolve()
-        if resolved == inside or resolved in inside.parents:
-            raise UsageError(f"cannot build the site into {out.as_posix()}: it holds "
-                             f"{path.as_posix()}, which the build would replace; choose another "
-                             "folder with -o, e.g. -o site")
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise UsageError(f"{out.as_posix()} exists and is not a folder; remove it or choose "
-                         "another output folder with -o")
-    if out.is_dir() and not force and not (out / MARKER).is_file() and any(out.iterdir()):
-        raise UsageError(f"{out.as_posix()} is not empty and was not built by dmtool (it has "
-                         f"no {MARKER} file); empty it, choose another folder with -o, or "
-                         "pass --force to replace it")
+    check_folder(out, marker=SITE_MARKER, force=force, keep=protected)
 
 
-def build_site(pages: list[Page], nav: Nav, *, out: Path, dry_run: bool) -> list[str]:
+def build_site(pages: list[Page], nav: Nav, *, out: Path, dry_run: bool, force: bool = False,
+               protected: tuple[Path, ...] = ()) -> list[str]:
     """Build the pages with MkDocs into `out` (or only into a temporary folder when
     `dry_run`); returns MkDocs' warnings as plain messages."""
     with tempfile.TemporaryDirectory(prefix="dmtool-site-src-") as source:
         config = _write_sources(Path(source), pages, nav)
-        # Staged beside the output so the final rename stays on one file system; a dry run
-        # stages in the private temporary folder and so writes nothing else at all.
-        parent = Path(source) if dry_run else out.parent
-        parent.mkdir(parents=True, exist_ok=True)
-        # Absolute: MkDocs reads a relative site_dir against its config file's folder.
-        staging = Path(tempfile.mkdtemp(prefix=f"{out.name}.tmp-", dir=parent.resolve()))
-        staging.chmod(0o755)  # mkdtemp's 0700 would hide the site from a web server
-        try:
-            messages = _mkdocs(config, staging)
-            (staging / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
-            if not dry_run:
-                _replace(staging, out)
-        finally:
-            if staging.exists():
-                shutil.rmtree(staging)
-    return messages
+        if dry_run:  # MkDocs builds into the private folder: nothing else is written
+            return _mkdocs(config, Path(source) / "site")
+        return replace_folder(out, lambda folder: _mkdocs(config, folder),
+                              marker=SITE_MARKER, force=force, keep=protected)
 
 
 def _write_sources(root: Path, pages: list[Page], nav: Nav) -> Path:
@@ -90,6 +66,8 @@ def _write_sources(root: Path, pages: list[Page], nav: Nav) -> Path:
 
 
 def _mkdocs(config_file: Path, site_dir: Path) -> list[str]:
+    # Absolute: MkDocs reads a relative site_dir against its config file's folder.
+    site_dir = site_dir.resolve()
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -120,19 +98,3 @@ def _captured_logs() -> Iterator[list[str]]:
     finally:
         logger.handlers, logger.propagate = saved[0], saved[1]
         logger.setLevel(saved[2])
-
-
-def _replace(staging: Path, out: Path) -> None:
-    """Swap the new site in: old output aside, new one in place, old one deleted."""
-    if not out.exists():
-        os.replace(staging, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f"{out.name}.old-", dir=out.parent))
-    os.replace(out, old / "site")
-    try:
-        os.replace(staging, out)
-    except OSError:
-        os.replace(old / "site", out)  # put the previous site back before giving up
-        raise
-    finally:
-        shutil.rmtree(old, ignore_errors=True)

@@ -24,7 +24,7 @@ class SiteOptions:
     content: Path = DEFAULT_CONTENT
     out: Path = DEFAULT_OUT
     fmt: str = "text"
-    force: bool = False  # replace a non-empty output folder that dmtool did not make
+    force: bool = False  # replace an earlier dmtool site although files were added to it
     dry_run: bool = False  # build in a temporary folder only, write nothing
     # Hand-written pages (index.md and guides); None means the docs/ folder beside content.
     docs_dir: Path | None = None
@@ -52,7 +52,7 @@ def run_site(options: SiteOptions) -> SiteResult:
         raise UsageError(f"no content folder at {options.content.as_posix()}; give the folder "
                          "that holds the YAML content, e.g. dmtool site content/")
     if not options.dry_run:
-        check_output(options.out, force=options.force, protected=(options.content, Path.cwd()))
+        check_output(options.out, force=options.force, protected=(options.content,))
     # Without a cache the check always builds its corpus, and the site reuses it.
     result = check_and_load(CheckOptions(paths=(options.content,), cache_dir=None))
     checked, corpus = result.report, result.corpus
@@ -69,8 +69,9 @@ def run_site(options: SiteOptions) -> SiteResult:
     errors = any(d.severity is Severity.ERROR for d in report.diagnostics)
     messages: list[str] = []
     if not errors:
-        messages += [f"mkdocs: {m}" for m in build_site(pages, nav, out=options.out,
-                                                           dry_run=options.dry_run)]
+        messages += [f"mkdocs: {m}" for m in build_site(
+            pages, nav, out=options.out, dry_run=options.dry_run, force=options.force,
+            protected=(options.content,))]
         where = "a temporary folder (--dry-run)" if options.dry_run else options.out.as_posix()
         messages.append(f"built {len(pages)} pages into {where}")
     text = render(report, fmt=options.fmt, color=False, tool_version=__version__)

@@ -19,6 +19,7 @@ from dmtool.storygraph.conditions import PREMISE
 from dmtool.storygraph.context import context_for
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.loader import load_storybooks
+from dmtool.writing import AlreadyExists, check_report_path, create_file, write_report
 
 DRAWING_SUFFIXES = (".svg", ".png", ".dot")
 _DRAW_A_PART = (
@@ -127,11 +128,10 @@ def run_graph(options: GraphOptions) -> GraphResult:
                 "no witness paths: no ending can be reached"
             ]
             if options.witness_dir is not None:
-                options.witness_dir.mkdir(parents=True, exist_ok=True)
                 for witness in found:
                     name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
-                    (options.witness_dir / name).write_text(text, encoding="utf-8")
-                    written.append(options.witness_dir / name)
+                    if _write_fixture(options.witness_dir / name, text, messages):
+                        written.append(options.witness_dir / name)
     not_drawn = False
     if options.output is not None and analyses:
         try:
@@ -195,18 +195,30 @@ def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
         reason = graphviz.too_large(drawing.nodes, drawing.edges)
         if reason is not None:
             raise graphviz.RenderError(reason)
-    output.parent.mkdir(parents=True, exist_ok=True)
     if dot is None:
         # DOT asked for, or no Graphviz: the DOT text, whatever its size.
         written = output if suffix == ".dot" else output.with_suffix(".dot")
-        written.write_text(drawing.text, encoding="utf-8")
+        write_report(written, drawing.text)
         if suffix == ".dot":
             return written, None
         return written, graphviz.INSTALL_HINT.format(
             dot=written.as_posix(), svg=output.with_suffix(".svg").as_posix()
         )
-    output.write_bytes(graphviz.render(drawing.text, suffix[1:], dot))
+    check_report_path(output)  # refuse before the renderer runs
+    write_report(output, graphviz.render(drawing.text, suffix[1:], dot))
     return output, None
+
+
+def _write_fixture(path: Path, text: str, messages: list[str]) -> bool:
+    """A new fixture skeleton; one already there may hold the author's edits and is kept."""
+    try:
+        create_file(path, text)
+    except AlreadyExists:
+        if path.read_text(encoding="utf-8", errors="replace") == text:
+            return True
+        messages.append(f"{path.as_posix()} already exists and was left as it is")
+        return False
+    return True
 
 
 def run_odds(options: OddsOptions) -> OddsResult:

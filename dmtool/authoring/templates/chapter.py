@@ -9,7 +9,7 @@ expansion: <<expansion>>
 number: <<number>>
 title: <<title>>
 source: {rulebook: <<expansion>>, section: <<title>>}  # TODO: the rulebook section
-introduction: The chapter <<title>> has not been written yet.  # TODO: in your own words
+introduction: <<introduction>>  # TODO: in your own words
 board:
   # TODO: the room tiles of the board; every room goes in one deck (or gets a note in
   # 'rooms_in_neither_deck').

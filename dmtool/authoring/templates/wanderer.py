@@ -12,7 +12,7 @@ id: <<id>>
 name: <<name>>
 title: Not Yet Titled  # TODO: the subtitle printed under the name
 # TODO: who the wanderer is and what they are running from, in your own words.
-description: <<name>> has not been written yet.
+description: <<description>>
 storybook: <<storybook>>
 dashboard:
   # TODO: copy the printed dashboard values.

@@ -15,8 +15,8 @@ from dmtool.engine.dawn_of_madness.campaign_checks import check_campaign
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.loading import read_document
-from dmtool.util.atomic import write_text_atomic
 from dmtool.validation.schemas import default_schema_dir
+from dmtool.writing import create_file, rewrite_file
 
 KIND = "campaign-state"
 _PLAIN = re.compile(r"^[a-z0-9][a-z0-9/-]*$")
@@ -128,9 +128,14 @@ def read_campaign(path: Path, *, catalog: Catalog | None = None,
     return CampaignState.from_data(loaded.document.data), found
 
 
-def write_campaign(path: Path, campaign: CampaignState) -> None:
-    """Replace the file in one step: a crash mid-write leaves the previous state intact."""
-    write_text_atomic(path, render(campaign, path))
+def write_campaign(path: Path, campaign: CampaignState, *, replacing: bytes | None = None) -> None:
+    """Write the state in one step (a crash mid-write leaves the previous state intact),
+    through a symbolic link to its target. `replacing` is what the file held when it was
+    read (None: there was no file); a file changed since is refused, never overwritten."""
+    if replacing is None:
+        create_file(path, render(campaign, path))
+    else:
+        rewrite_file(path, render(campaign, path), expected=replacing)
 
 
 def render(campaign: CampaignState, path: Path | None = None) -> str:

@@ -16,8 +16,10 @@ from dmtool.engine.dawn_of_madness.campaign import (
     CampaignState,
     from_game,
     read_campaign,
+    render,
     write_campaign,
 )
+from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
@@ -27,6 +29,7 @@ from dmtool.engine.dawn_of_madness.play.players import POLICIES
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
+from dmtool.writing import WriteFailed, check_writable, exclusive
 
 GOALS = {goal: variant for variant, goal in SCORE_GOALS.items()}  # 30 -> short, ...
 
@@ -81,36 +84,67 @@ def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: No
     except EngineFault as fault:
         raise UsageError(f"{fault}; choose a wanderer authored under {root}.") from None
     keep = set(base.wanderers)
+    if options.campaign is not None:
+        check_writable(options.campaign)  # before any game is played, not after
     for number in range(options.games):
-        campaign: CampaignState | None = None
-        if options.campaign is not None:
-            campaign, problems = read_campaign(options.campaign, catalog=base)
-            for d in problems:
-                emit(f"{d.location}: {d.severity.value} {d.code} {d.message}\n")
-            if campaign is None:
-                emit(f"dmtool: {options.campaign} cannot be used; it was left unchanged.\n")
-                return 1
         game = NewGame(options.wanderer, options.seed + number, options.players, variant,
                        options.devour, options.abomination)
-        emit(f"=== game {number + 1} of {options.games}: {options.wanderer}, seed {game.seed}, "
-             f"{game.seats} wanderers, score goal {SCORE_GOALS[variant]}"
-             f"{', devour rule' if options.devour else ''}, {options.policy} policy\n")
-        try:
-            result = play(base, game, policy=options.policy, campaign=campaign,
-                          on_event=(lambda e: emit(event_line(e) + "\n")) if options.log
-                          else None)
-        except EngineFault as fault:
-            emit(f"dmtool: the engine cannot run this content: {fault}\n")
-            return 1
-        emit(summary(result) + "\n")
-        if result.stalled:
-            return 1
-        if options.campaign is not None and campaign is not None:
-            updated = from_game(campaign, result.state, base, keep=keep, seed=game.seed)
-            write_campaign(options.campaign, updated)
-            emit(f"campaign state saved to {options.campaign} "
-                 f"({updated.games_played} game(s) played)\n")
+        if options.campaign is None:
+            code = _play_one(options, base, game, None, emit)
+        else:
+            # Read, play and write under one lock, so concurrent runs add up.
+            with exclusive(options.campaign):
+                code = _play_one(options, base, game, keep, emit)
+        if code:
+            return code
     return 0
+
+
+def _play_one(options: PlayOptions, base: Catalog, game: NewGame, keep: set[str] | None,
+              emit: Callable[[str], None]) -> int:
+    """One game, from and back to the campaign file when there is one (`keep` is then set)."""
+    campaign: CampaignState | None = None
+    before: bytes | None = None
+    if options.campaign is not None:
+        before = _current(options.campaign)
+        campaign, problems = read_campaign(options.campaign, catalog=base)
+        for d in problems:
+            emit(f"{d.location}: {d.severity.value} {d.code} {d.message}\n")
+        if campaign is None:
+            emit(f"dmtool: {options.campaign} cannot be used; it was left unchanged.\n")
+            return 1
+    emit(f"=== game {game.seed - options.seed + 1} of {options.games}: {options.wanderer}, "
+         f"seed {game.seed}, {game.seats} wanderers, score goal {SCORE_GOALS[game.variant]}"
+         f"{', devour rule' if options.devour else ''}, {options.policy} policy\n")
+    try:
+        result = play(base, game, policy=options.policy, campaign=campaign,
+                      on_event=(lambda e: emit(event_line(e) + "\n")) if options.log else None)
+    except EngineFault as fault:
+        emit(f"dmtool: the engine cannot run this content: {fault}\n")
+        return 1
+    emit(summary(result) + "\n")
+    if result.stalled:
+        return 1
+    if options.campaign is not None and campaign is not None and keep is not None:
+        updated = from_game(campaign, result.state, base, keep=keep, seed=game.seed)
+        try:
+            write_campaign(options.campaign, updated, replacing=before)
+        except WriteFailed:
+            # Nothing is lost: the state that could not be saved is shown for saving by hand.
+            emit(f"dmtool: the campaign state below could not be saved to {options.campaign}:\n"
+                 f"{render(updated, options.campaign)}")
+            raise
+        emit(f"campaign state saved to {options.campaign} "
+             f"({updated.games_played} game(s) played)\n")
+    return 0
+
+
+def _current(path: Path) -> bytes | None:
+    """The state file's bytes as read (None when there is none yet)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 def summary(result: GameResult) -> str:

@@ -10,8 +10,9 @@ from pathlib import Path
 from dmtool import __version__
 from dmtool.commands.explain import explain_code
 from dmtool.diagnostics.catalogue import catalogue
+from dmtool.errors import DmtoolError
 from dmtool.lsp.convert import uri_of
-from dmtool.util.atomic import write_text_atomic
+from dmtool.writing import write_report
 
 # Where the site's diagnostics reference lives (dmtool.sitegen.reference.DIAGNOSTICS_PAGE).
 SITE_PAGE = "reference/diagnostics/"
@@ -22,7 +23,8 @@ class ExplainLinks:
 
     def __init__(self, site_url: str | None = None, folder: Path | None = None) -> None:
         self.site_url = site_url.rstrip("/") + "/" if site_url else None
-        self.folder = folder or Path(tempfile.gettempdir()) / f"dmtool-explain-{__version__}-{os.getuid()}"
+        user = getattr(os, "getuid", lambda: "user")()
+        self.folder = folder or Path(tempfile.gettempdir()) / f"dmtool-explain-{__version__}-{user}"
         self._written: dict[str, str] = {}
 
     def link(self, code: str) -> str | None:
@@ -36,8 +38,11 @@ class ExplainLinks:
             if text is None:
                 return None
             page = self.folder / f"{code}.md"
-            if not page.is_file() or page.read_text(encoding="utf-8") != _page(code, text):
-                write_text_atomic(page, _page(code, text))
+            try:
+                if not page.is_file() or page.read_text(encoding="utf-8") != _page(code, text):
+                    write_report(page, _page(code, text))
+            except (OSError, DmtoolError):
+                return None  # no page, no link: the diagnostic still shows its code
             known = self._written[code] = uri_of(page)
         return known
 

@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RENDERER := $(VENV)/.renderer
+BROWSER := $(VENV)/.browser
 
-.PHONY: check test bench site renderer clean
+.PHONY: check test bench site renderer browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,20 +29,36 @@ $(RENDERER): | $(STAMP)
 
 renderer: $(RENDERER)
 
+# The site's browser tests drive Debian's Chromium with Playwright for Python (Playwright's
+# own browser download cannot be used). Installed like Graphviz, when we may; otherwise
+# those tests skip and say why.
+$(BROWSER): | $(STAMP)
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Chromium for the site's browser tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "note: could not install Chromium; the browser tests will skip"; \
+	  else \
+	    echo "note: Chromium not found; install it (apt-get install chromium) for the browser tests"; \
+	  fi; }
+	@touch $@
+
+browser: $(BROWSER)
+
 check: $(STAMP)
 	$(BIN)/dmtool check content/
 	$(BIN)/dmtool fmt --check content/
 
-test: $(STAMP) $(RENDERER)
+test: $(STAMP) $(RENDERER) $(BROWSER)
 	$(BIN)/ruff check dmtool tests bench
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest
 
-site: $(STAMP)
+site: $(STAMP) $(RENDERER)
 	$(BIN)/dmtool site content/ -o site
 
 bench: $(STAMP) $(RENDERER)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) site .dmtool-cache bench/out
+	rm -rf $(VENV) site .dmtool-cache bench/out test-artifacts

@@ -102,9 +102,11 @@ def main() -> None:
 
     from bench.graph_bench import main as graph_main
     from bench.play_bench import main as play_main
+    from bench.site_bench import main as site_main
 
     graph_main()
     play_main(["--games", "200"])
+    site_main()
 
     from bench.lsp_bench import main as lsp_main
 

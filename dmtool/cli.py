@@ -339,18 +339,29 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
 @click.option("--dry-run", is_flag=True,
               help="Build in a temporary folder only and write nothing; reports what the site "
               "would show. Example: dmtool site --dry-run")
-def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool) -> None:
-    """Build a browsable MkDocs site of the rules, the chapters, the wanderers and their
-    storybooks, and the diagnostics reference.
+@click.option("--allow-errors", is_flag=True,
+              help="Build the site even when the check finds errors, from the documents that "
+              "are valid (the home page says so). Example: dmtool site --allow-errors")
+def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
+         allow_errors: bool) -> None:
+    """Build a browsable site of the rules, the chapters, the wanderers with their cards,
+    storybooks and branch pictures, and the references (glossary, game data, diagnostics,
+    command line, schemas).
 
-    CONTENT is the content folder (default: content/). The content is checked first; with
-    errors nothing is built. Exit code 0 when built, 1 for content errors or site errors,
-    2 for a usage error.
+    CONTENT is the content folder (default: content/). The content is checked first and the
+    report is the one `dmtool check` prints for that folder (the same configuration applies);
+    with errors nothing is built unless --allow-errors. Exit code 0 when built, 1 for content
+    errors or a site that cannot be built, 2 for a usage error.
     """
+    from dmtool.config import load_config
     from dmtool.sitegen import SiteOptions, run_site
 
-    result = run_site(SiteOptions(content=content or Path("content"), out=out, fmt=fmt,
-                                  force=force, dry_run=dry_run))
+    config = load_config(Path.cwd())
+    result = run_site(SiteOptions(
+        content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
+        allow_errors=allow_errors, select=frozenset(config.select),
+        ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
+        excluded=config.is_excluded if config.exclude else None, commands=cli))
     click.echo(result.text, nl=False)
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)

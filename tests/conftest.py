@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests.site_support import BuiltSite, build_real_site
+
 
 @pytest.fixture(autouse=True)
 def _private_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DMTOOL_CACHE_DIR", str(tmp_path_factory.mktemp("dmtool-cache")))
     # Journals of temporaries (dmtool.writing) stay out of the user's own state folder.
     monkeypatch.setenv("DMTOOL_STATE_DIR", str(tmp_path_factory.getbasetemp() / "dmtool-state"))
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
+    """The site of the real content/ and docs/, built once for every test that reads it."""
+    return build_real_site(tmp_path_factory)

@@ -1,121 +1,176 @@
-"""`dmtool site` on the real content: the pages exist and carry the content's facts."""
+"""`dmtool site` on the real content: a rules site for readers, checked page by page."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections import deque
 from pathlib import Path
 
-import pytest
-
+from dmtool import __version__
 from dmtool.diagnostics import catalogue
-from dmtool.sitegen import SiteOptions, SiteResult, run_site
+from dmtool.engine.dawn_of_madness.plans import BASE_COST
+from dmtool.reporters import render
 from dmtool.sitegen.build import MARKER
+from dmtool.sitegen.glossary import TERMS
+from dmtool.validation.pipeline import CheckOptions, run_check
+from tests.site_support import ROOT, BuiltSite, sections
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[SiteResult, Path]:
-    out = tmp_path_factory.mktemp("real") / "site"
-    result = run_site(SiteOptions(content=ROOT / "content", out=out, docs_dir=ROOT / "docs"))
-    return result, out
+BOOK = "wanderers/hollis-brandt/the-drowned-parish.html"
+SCHEMAS = ROOT / "schemas"
 
 
-def _html(out: Path, path: str) -> str:
-    return (out / path).read_text(encoding="utf-8")
+def test_the_real_content_builds_and_reports_what_check_reports(real_site: BuiltSite) -> None:
+    check = run_check(CheckOptions(paths=(ROOT / "content",), cache_dir=None))
+    assert real_site.result.text == render(check, fmt="text", color=False,
+                                           tool_version=__version__)
+    assert "Found 0 errors, 1 warning, 6 infos" in real_site.result.text
+    assert (real_site.out / MARKER).is_file()
+    assert (real_site.out / "search" / "search_index.js").is_file()  # search from disk
+    assert not [p.name for p in real_site.out.parent.iterdir() if p.name != "site"]
 
 
-def test_the_real_content_builds_cleanly(built: tuple[SiteResult, Path]) -> None:
-    result, out = built
-    assert result.exit_code == 0, result.text
-    assert result.report.diagnostics == []
-    assert (out / MARKER).is_file()
-    assert (out / "search" / "search_index.json").is_file()
-    assert not [p.name for p in out.parent.iterdir() if p.name != "site"], "temporary folders left"
+def test_the_guide_renders_as_written(real_site: BuiltSite) -> None:
+    guide = real_site.html("writing-a-wanderer.html")
+    # A fence with a title is a titled code block; the modeline inside it stays code.
+    assert '<span class="filename">content/wanderers/hollis-brandt/codas/the-wheel-turned.yaml' \
+        in guide
+    assert not re.search(r"<h\d[^>]*>[^<]*yaml-language-server", guide)
+    assert 'href="#anatomy-of-an-entry"' in guide  # in the table of contents
+    assert not re.search(r'href="#[^"]*yaml-language-server', guide)
+    publishing = real_site.html("publishing-a-site.html")
+    assert 'class="admonition note"' in publishing and 'class="admonition tip"' in publishing
 
 
-def test_home_and_guide_come_from_docs(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    home = _html(out, "index.html")
-    assert "Writing a wanderer" in home
-    assert 'href="reference/diagnostics.html"' in home
-    assert "dmtool new wanderer" in _html(out, "writing-a-wanderer.html")
+def _effect_names() -> set[str]:
+    names: set[str] = set()
+    for file in ("defs.schema.json", "deep-madness-defs.schema.json"):
+        defs = json.loads((SCHEMAS / file).read_text(encoding="utf-8"))["$defs"]
+        for kind in ("effect", "condition"):
+            names |= set(defs[kind]["propertyNames"]["enum"])
+    return names
 
 
-def test_chapter_page_lists_rooms_decks_hazards_and_goals(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    page = _html(out, "rules/madness-reborn/chapter-dimension-breach.html")
-    assert "Chapter 1: Dimension Breach" in page
-    assert "The board is built from rooms 13, 2, 9, 18, 1, 21, 20, 5, 19." in page
-    assert "2, 9, 13, 18, 19, 20, 21" in page  # the devoured deck
-    assert "Devouring track hazards" in page and "six-counts-as-zero" in page
-    assert "The Dimension Breach monster is killed." in page
-    assert "non-epic monster shares a space with a trap mine figure" in page
+def test_no_generated_page_shows_yaml_from_the_content(real_site: BuiltSite) -> None:
+    # A snake_case key, a flow mapping, or an effect or condition written as a list item.
+    names = "|".join(sorted(_effect_names(), key=len, reverse=True))
+    data_shape = re.compile(r"\b[a-z]+_[a-z_]+\s*:|\{\s*[a-z_]+\s*:|\[\s*\{|(?:^|\s)-\s+(?:"
+                            + names + r")\s*:")
+    pages = [p for folder in ("rules", "wanderers") for p in (real_site.out / folder).rglob("*.html")]
+    assert len(pages) > 20
+    for page in pages:
+        text = sections(page.read_text(encoding="utf-8")).words
+        found = data_shape.search(text)
+        assert found is None, f"{page.relative_to(real_site.out)} shows data: {found.group()}"
+        assert "<pre" not in page.read_text(encoding="utf-8"), page
 
 
-def test_core_rules_and_campaign_pages(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    assert "Envenomed" in _html(out, "rules/dawn-of-madness/condition-types-dawn-of-madness-conditions.html")
-    assert "Longer Game" in _html(out, "rules/dawn-of-madness/game-rules-dawn-of-madness.html")
-    assert "virulent-whispers" in _html(out, "rules/rise-of-dagon/campaign-rise-of-dagon-campaign.html")
+def test_a_reader_reaches_every_ending_from_the_setup_by_clicking(real_site: BuiltSite) -> None:
+    page = sections(real_site.html(BOOK))
+    seen, queue = {"setup"}, deque(["setup"])
+    while queue:
+        for href in page.links.get(queue.popleft(), []):
+            if href.startswith("#") and href[1:] in page.links and href[1:] not in seen:
+                seen.add(href[1:])
+                queue.append(href[1:])
+    for letter in "abcd":
+        assert f"ending-{letter}" in seen
+    conclusions = {f"entry-{n}" for n in (330, 331, 370, 371, 410, 411, 450, 451)}
+    assert conclusions <= page.ids and conclusions <= seen
 
 
-def test_wanderer_page_summarises_the_storybook(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    page = _html(out, "wanderers/hollis-brandt/index.html")
-    assert "Storybook: The Drowned Parish" in page
-    assert "153 entries" in page
-    assert "Ending A: Open the Sluices" in page and "The Valley Breathes" in page
-    assert 'href="storybook-the-drowned-parish.html#entry-330"' in page
-    assert "found no broken links" in page
-    assert "<td>A</td>" in page and "<td>52</td>" in page  # ending A: at most 52 in one game
-    assert "Steady Hands" in page and "Coyle's Measuring Chain" in page
+def test_entries_read_as_a_gamebook(real_site: BuiltSite) -> None:
+    html = real_site.html(BOOK)
+    page = sections(html)
+    assert {f"entry-{n}" for n in (1, 106, 107, 153 if "entry-153" in page.ids else 1)} <= page.ids
+    entry = page.links["entry-106"]
+    assert "#entry-107" in entry and "#entry-108" in entry  # pass / fail are links
+    assert "#entry-106" in page.links["entry-107"]  # 'reached from'
+    text = page.words
+    assert "Test red for hand and blue for brain." in text
+    assert "pass chance 21/32, 65.6% with Hollis Brandt's starting sentience" in text
+    assert text.count("pass chance") == html.count("Test ") - html.count("Test yourself")
+    assert "Each living wanderer in turn takes 1 blue damage." in text
+    assert "If you hold the coda card The Wheel Turned" in text
 
 
-def test_storybook_page_has_every_entry_with_an_anchor(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    page = _html(out, "wanderers/hollis-brandt/storybook-the-drowned-parish.html")
-    assert page.count('<div id="entry-') == 153
-    assert "The Bell Under the Water" in page
-    assert "Somewhere beneath the reservoir a bell strikes once" in page
+def test_findings_and_score_bounds_are_in_words(real_site: BuiltSite) -> None:
+    text = sections(real_site.html(BOOK)).words
+    assert "one walk through the story gives it between 0 and 3 points" in text
+    assert "a game that reads each encounter once gives it at most 52 points" in text
 
 
-def test_diagnostics_page_lists_every_code(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    page = _html(out, "reference/diagnostics.html")
-    for code, info in catalogue().items():
-        assert f'id="{code.lower()}"' in page, code
-        assert info.name in page, code
+def test_branch_pictures_link_every_entry_to_its_place(real_site: BuiltSite) -> None:
+    book = sections(real_site.html(BOOK))
+    map_page = real_site.html("wanderers/hollis-brandt/the-drowned-parish-map.html")
+    assert map_page.count("<svg") >= 5 and 'class="dmtool-graph pan-zoom"' in map_page
+    targets = re.findall(r'xlink:href="([^"]+)"', map_page)
+    assert len(targets) > 150
+    for target in targets:
+        page, _, anchor = target.partition("#")
+        assert page == "the-drowned-parish.html" and anchor in book.ids, target
 
 
-def test_wanderer_without_texts_still_gets_a_page(built: tuple[SiteResult, Path]) -> None:
-    _, out = built
-    assert "Bonds of Twins" in _html(out, "wanderers/emily-hawkins/index.html")
+def test_cards_have_anchors_words_and_referrers(real_site: BuiltSite) -> None:
+    cards = sections(real_site.html("wanderers/hollis-brandt/cards.html"))
+    assert "coda-the-wheel-turned" in cards.ids and "world-shard-hallam-valve-house" in cards.ids
+    referrers = cards.links["coda-the-wheel-turned"]
+    assert "the-drowned-parish.html#entry-101" in referrers
+    text = cards.words
+    assert "Raise red sentience by 1 and lower yellow sentience by 1." in text
 
 
-SITE_CASES = sorted((ROOT / "tests" / "cases").glob("DM5*"))
+def test_chapter_page_has_board_decks_hazards_and_goals_in_words(real_site: BuiltSite) -> None:
+    page = sections(real_site.html("rules/madness-reborn/dimension-breach.html"))
+    text = page.words
+    assert {"room-5", "component-dimension-sickness-tokens", "hazard-black"} <= page.ids
+    assert "Trap Mines" in text and "Dimension Breach" in text
+    assert ("Each investigator who is in a devoured room takes 1 Dimension Sickness Token from "
+            "the supply (never holding more than 1).") in text
+    assert "In rules terms: Dimension Breach has died." in text
+    assert "In rules terms: a non-epic monster shares a space with a Trap Mine figure." in text
+    campaign = sections(real_site.html("rules/rise-of-dagon/rite-of-bile.html")).words
+    assert "This is chapter 1 of 3" in campaign and "carry over" in campaign
 
 
-@pytest.mark.parametrize("case", SITE_CASES, ids=[c.name for c in SITE_CASES])
-def test_site_cases_report_their_codes_in_json(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same comparison tests/test_cases.py makes through the CLI, without the CLI."""
-    monkeypatch.chdir(case)
-    result = run_site(SiteOptions(content=Path("."), fmt="json", dry_run=True))
-    actual = sorted(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']} {d['code']}"
-                    for d in json.loads(result.text)["diagnostics"])
-    expected = sorted(line for line in (case / "expected.txt").read_text().splitlines() if line)
-    assert actual == expected
-    assert result.exit_code == 0
-    assert sorted(p.name for p in case.iterdir() if not p.name.endswith(".yaml")) == [
-        "command.txt", "expected.txt"], "a dry run must write nothing into the case folder"
+def test_reference_pages_come_from_the_engine_the_cli_and_the_schemas(real_site: BuiltSite) -> None:
+    data = sections(real_site.html("reference/game-data.html")).words
+    for action, cost in BASE_COST.items():
+        assert re.search(rf"\b{action}\b\s+{cost}", data), action
+    assert "On a tie, in this order: A, B, C, D." in data
+    cli = sections(real_site.html("reference/command-line.html"))
+    assert {"check", "site", "graph", "play", "explain"} <= cli.ids
+    schemas = sections(real_site.html("reference/schemas.html"))
+    assert {"kind-storybook", "kind-chapter", "kind-coda"} <= schemas.ids
+    diagnostics = sections(real_site.html("reference/diagnostics.html"))
+    assert {code.lower() for code in catalogue()} <= diagnostics.ids
+    glossary = sections(real_site.html("reference/glossary.html"))
+    assert len(glossary.ids & {t.replace(" ", "-") for t in TERMS}) == len(TERMS)
 
 
-def test_a_relative_output_folder_gets_the_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`dmtool site -o site` from the working folder, as `make site` runs it."""
-    monkeypatch.chdir(tmp_path)
-    result = run_site(SiteOptions(content=ROOT / "content", out=Path("site")))
-    assert result.exit_code == 0
-    assert (tmp_path / "site" / "index.html").is_file()
-    assert (tmp_path / "site" / MARKER).is_file()
-    assert (tmp_path / "site").stat().st_mode & 0o755 == 0o755
-    assert [p.name for p in tmp_path.iterdir()] == ["site"]
+def test_every_page_is_reachable_from_the_home_page(real_site: BuiltSite) -> None:
+    out = real_site.out
+    pages = {p.relative_to(out).as_posix() for p in out.rglob("*.html") if p.name != "404.html"}
+    seen, queue = {"index.html"}, deque(["index.html"])
+    while queue:
+        here = queue.popleft()
+        for href in re.findall(r'href="([^"#:]+\.html)', (out / here).read_text(encoding="utf-8")):
+            target = (Path(here).parent / href).as_posix()
+            target = str(Path(target)).replace("\\", "/")
+            parts: list[str] = []
+            for part in target.split("/"):
+                parts = parts[:-1] if part == ".." else [*parts, part] if part != "." else parts
+            target = "/".join(parts)
+            if target in pages and target not in seen:
+                seen.add(target)
+                queue.append(target)
+    assert pages == seen
+
+
+def test_nothing_is_loaded_from_another_host(real_site: BuiltSite) -> None:
+    loads = re.compile(r'<(?:script|img|iframe)[^>]+src="(https?:)?//|<link[^>]+href="(https?:)?//'
+                       r"|@import\s+url\(\s*['\"]?https?:")
+    for page in real_site.out.rglob("*.html"):
+        assert not loads.search(page.read_text(encoding="utf-8")), page
+    for sheet in real_site.out.rglob("*.css"):
+        assert not re.search(r"url\(\s*['\"]?https?:", sheet.read_text(encoding="utf-8")), sheet

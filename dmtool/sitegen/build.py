@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import MkDocsException
+
+from dmtool.errors import DmtoolError
+from dmtool.sitegen.config import ASSETS, HOOKS, mkdocs_config
 from dmtool.sitegen.pages import Nav, Page
 from dmtool.writing import Marker, check_folder, replace_folder
 
@@ -22,7 +29,14 @@ MARKER = ".dmtool-site"
 MARKER_TEXT = ("This folder was built by 'dmtool site'. The whole folder is replaced on every "
                "build; do not keep your own files in it.\n")
 SITE_MARKER = Marker(MARKER, MARKER_TEXT)
-SITE_NAME = "Dawn of Madness and Deep Madness"
+# The site's own scripts, styles and vendored libraries, copied into every build.
+ASSET_SOURCE = Path(__file__).resolve().parent / "assets"
+HOOKS_TEXT = ('"""MkDocs hooks of a dmtool site (see dmtool.sitegen.hooks)."""\n'
+              "from dmtool.sitegen.hooks import on_page_content  # noqa: F401\n")
+
+
+class SiteBuildError(DmtoolError):
+    """MkDocs refused the generated pages (strict mode: a broken link or anchor, ...)."""
 
 
 def check_output(out: Path, *, force: bool, protected: tuple[Path, ...]) -> None:
@@ -48,32 +62,24 @@ def _write_sources(root: Path, pages: list[Page], nav: Nav) -> Path:
         target = docs / page.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page.text, encoding="utf-8")
-    config = {
-        "site_name": SITE_NAME,
-        "docs_dir": "docs",
-        # File URLs (page.html, not page/) so the built folder can be browsed from disk.
-        "use_directory_urls": False,
-        # No highlight.js from a CDN: the site loads nothing from elsewhere.
-        "theme": {"name": "mkdocs", "highlightjs": False, "navigation_depth": 3},
-        "nav": nav,
-        "markdown_extensions": ["toc", "tables", "fenced_code"],
-        "plugins": ["search"],
-    }
+    shutil.copytree(ASSET_SOURCE, docs / ASSETS, ignore=shutil.ignore_patterns("*.md"))
+    (root / HOOKS).write_text(HOOKS_TEXT, encoding="utf-8")
     path = root / "mkdocs.yml"
     # JSON is YAML, and json.dumps quotes every authored string safely.
-    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    path.write_text(json.dumps(mkdocs_config(nav), indent=2), encoding="utf-8")
     return path
 
 
 def _mkdocs(config_file: Path, site_dir: Path) -> list[str]:
     # Absolute: MkDocs reads a relative site_dir against its config file's folder.
     site_dir = site_dir.resolve()
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
     with _captured_logs() as messages:
-        config = load_config(config_file=str(config_file), site_dir=str(site_dir))
-        build(config)
+        try:
+            config = load_config(config_file=str(config_file), site_dir=str(site_dir))
+            build(config)
+        except MkDocsException as error:
+            found = "; ".join(messages) or str(error)
+            raise SiteBuildError(f"MkDocs could not build the site: {found}") from None
     return messages
 
 

@@ -83,3 +83,8 @@ def _scalar(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def anchored(value: object, anchor: str) -> str:
+    """Bold words carrying an anchor of our own (attr_list), linkable from anywhere."""
+    return f"**{plain(value)}**{{#{slug(anchor)}}}"

@@ -51,8 +51,11 @@ def group(documents: Iterable[SourceDocument]) -> Groups:
 
 
 def nav_title(text: str) -> str:
-    """MkDocs writes nav titles into the HTML unescaped, so authored ones are escaped here."""
-    return html.escape(" ".join(str(text).split()), quote=True) or "untitled"
+    """A title for the nav and the page's <title>. MkDocs writes nav titles unescaped, so
+    they are escaped here; mkdocs-material's `striptags` then unescapes them into <title>,
+    so angle brackets become look-alike quotes first: nothing can close the <title>."""
+    words = " ".join(str(text).split()).replace("<", "\u2039").replace(">", "\u203a")
+    return html.escape(words, quote=True) or "untitled"
 
 
 def id_title(identifier: str) -> str:

@@ -17,6 +17,10 @@ _LANDING = """# Dawn of Madness and Deep Madness content
 This site is built by `dmtool site` from the YAML files under `content/`. Every page is
 generated, so it always matches the content that `dmtool check` validated.
 """
+_OFFLINE = """!!! tip "Reading this site without a server"
+    The whole site works when its folder is opened from disk (`index.html` in a browser),
+    search included; the branch pictures are drawn into the pages, so nothing is fetched
+    from anywhere."""
 
 
 def guide_pages(docs_dir: Path | None) -> tuple[list[Page], str | None]:
@@ -37,15 +41,23 @@ def guide_pages(docs_dir: Path | None) -> tuple[list[Page], str | None]:
     return pages, home
 
 
-def home_page(home: str | None, *, sections: list[tuple[str, str]]) -> Page:
-    """docs/index.md (or a short landing text) followed by links into the generated parts."""
+def home_page(home: str | None, *, sections: list[tuple[str, str]], errors: int = 0) -> Page:
+    """docs/index.md (or a short landing text), links into the generated parts, and a note on
+    reading the site from disk; a warning when it was built from content with errors."""
     links = "\n".join(f"- [{title}]({path})" for title, path in sections)
-    text = (home or _LANDING).rstrip() + "\n\n## Browse the content\n\n" + links + "\n"
+    text = (home or _LANDING).rstrip() + "\n\n"
+    if errors:
+        text += (f'!!! danger "Built from content with {errors} error'
+                 f'{"s" if errors != 1 else ""}"\n    `dmtool site --allow-errors` built this '
+                 "site although `dmtool check` found errors; documents with errors are left "
+                 "out. Run `dmtool check` to see them.\n\n")
+    text += "## Browse the content\n\n" + links + "\n\n" + _OFFLINE + "\n"
     return Page("index.md", text)
 
 
 def diagnostics_page() -> Page:
-    """Every catalogued code: an index table, then title, severity, description, example."""
+    """Every catalogued code: an index table, then what it means, an example that produces it
+    and, where the catalogue has one, the fixed version."""
     codes = catalogue()
     rows = [[f"[{code}](#{code.lower()})", info.severity.value, plain(info.title)]
             for code, info in codes.items()]
@@ -58,12 +70,12 @@ def diagnostics_page() -> Page:
         if code[2] != stage:
             stage = code[2]
             blocks.append(f"## {STAGES.get(stage, 'Other')} ({code[:3]}xx)")
-        blocks += [
-            f'<div id="{code.lower()}"></div>',
-            f"### {code} {plain(info.name)}",
-            f"**{plain(info.title)}** · default severity: *{info.severity.value}*",
-            plain(info.description),
-            "Example:",
-            code_block(info.example),
-        ]
+        blocks += [f"### {code} {plain(info.name)} {{#{code.lower()}}}",
+                   f"**{plain(info.title)}** · default severity: *{info.severity.value}*",
+                   plain(info.description)]
+        bad = getattr(info, "bad", None) or info.example
+        fixed = getattr(info, "fixed", None)
+        blocks += ["What produces it:" if fixed else "Example:", code_block(bad)]
+        if fixed:
+            blocks += ["The fixed version:", code_block(fixed)]
     return Page(DIAGNOSTICS_PAGE, "\n\n".join(blocks) + "\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from dmtool.model.describe.text import shorten_words, wrap_words
@@ -39,6 +39,7 @@ EDGE_STYLE = {
     "never": 'style=dotted, color="#c62828", fontcolor="#c62828"',
 }
 EDGE_WIDTH = 30  # characters per line of an edge label
+Linker = Callable[[int], str]  # entry number -> the address its node links to
 GROUP_TITLES = {"stage": "Round events", "shard": "World shards", "card": "Encounter cards"}
 # Controls (C0, DEL, C1) and line separators read as spaces; what XML 1.0 cannot hold at
 # all (surrogates, U+FFFE, U+FFFF) is dropped.
@@ -164,15 +165,22 @@ class Drawing(NamedTuple):
 
 
 def to_dot(
-    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
+    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None,
+    link: Linker | None = None, name: str | None = None, legend: bool = True
 ) -> str:
-    return draw(analysis, focus=focus, depth=depth, ending=ending).text
+    return draw(analysis, focus=focus, depth=depth, ending=ending, link=link, name=name,
+                legend=legend).text
 
 
 def draw(
-    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None
+    analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None,
+    link: Linker | None = None, name: str | None = None, legend: bool = True
 ) -> Drawing:
-    """The DOT of the whole storybook, a neighbourhood of `focus`, or one ending's finale."""
+    """The DOT of the whole storybook, a neighbourhood of `focus`, or one ending's finale.
+
+    With `link`, every entry's node links to the address it gives (the site's pictures);
+    `name` prefixes the SVG's element ids, so several pictures can share one page; a page
+    that explains the shapes itself draws without the `legend`."""
     graph = analysis.graph
     storybook = graph.storybook
     chosen = select(analysis, focus=focus, depth=depth, ending=ending)
@@ -182,7 +190,8 @@ def draw(
         "digraph storybook {",
         f"  graph [label={quote(f'{storybook.title or storybook.id} ({storybook.id})', limit=80)}, "
         'labelloc=t, fontsize=18, fontname="Helvetica", rankdir=LR, newrank=true, '
-        "nodesep=0.25, ranksep=0.45, compound=true];",
+        "nodesep=0.25, ranksep=0.45, compound=true"
+        + (f", id={quote(name)}" if name else "") + "];",
         '  node [fontname="Helvetica", fontsize=10, style=filled, margin="0.08,0.04"];',
         '  edge [fontname="Helvetica", fontsize=8, color="#555555", arrowsize=0.6];',
     ]
@@ -190,7 +199,8 @@ def draw(
     for node in sorted(
         chosen, key=lambda n: (isinstance(n, str), str(n) if isinstance(n, str) else n)
     ):
-        clusters.setdefault(owner.get(node, "unreachable"), []).append(_node_line(analysis, node))
+        clusters.setdefault(owner.get(node, "unreachable"), []).append(
+            _node_line(analysis, node, link))
     root_edges: list[str] = []
     for index, root in enumerate(_drawn_roots(analysis, chosen)):
         clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
@@ -230,7 +240,8 @@ def draw(
                     'style="", fontcolor="#c62828"];'
                 )
                 out.append(f'  e{node} -> {missing} [color="#c62828", style=dashed];')
-    out += _legend()
+    if legend:
+        out += _legend()
     out.append("}")
     return Drawing("\n".join(out) + "\n", nodes, edges)
 
@@ -240,7 +251,7 @@ def _order(name: str) -> tuple[int, str]:
     return ranks.get(name, 5), name
 
 
-def _node_line(analysis: Analysis, node: Node) -> str:
+def _node_line(analysis: Analysis, node: Node, link: Linker | None = None) -> str:
     graph = analysis.graph
     if not isinstance(node, int):
         label = quote(node.replace(":", " "))
@@ -256,6 +267,9 @@ def _node_line(analysis: Analysis, node: Node) -> str:
     )
     label = lines(f"{node} {entry.title}", *exits[:2])
     attrs = [f"label={label}", f"shape={shape}", f'fillcolor="{fill}"']
+    if link is not None:
+        attrs += [f"URL={quote(link(node), limit=500)}", 'target="_top"',
+                  f"tooltip={quote(f'Read entry {node}: {entry.title}')}"]
     attrs += [
         PROBLEM_STYLE[p]
         for p in ("unreachable", "trap", "dead-end")

@@ -8,6 +8,7 @@ Dimension Sickness Token').
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from dmtool.model.describe.chapter import (
@@ -50,7 +51,7 @@ def describe_chapter_effect(effect: Any, names: Names = no_names) -> Described:
     describer = CHAPTER_EFFECTS.get(name)
     if describer is None:
         return Described("", (f"an unknown effect '{name}'",))
-    return describer(value, names)
+    return replace(describer(value, names), source=effect)
 
 
 def _map(value: Any) -> Mapping[str, Any]:

@@ -8,6 +8,7 @@ effects are in `effects_plain`; this module holds the registry and the structura
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from dmtool.model.describe.conditions import describe_condition
@@ -39,7 +40,7 @@ def describe_effect(effect: Any, names: Names = no_names) -> Described:
     describer = EFFECTS.get(name)
     if describer is None:
         return Described("", (f"an unknown effect '{name}'",))
-    return describer(value, names)
+    return replace(describer(value, names), source=effect)
 
 
 def roll_words(roll: Any) -> Phrase:

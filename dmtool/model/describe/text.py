@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 # What a Ref can point at: an entry or ending of the storybook being read; a document by
 # its kind ('coda', 'domain-card', 'condition-type', 'wanderer', ...); 'card' (any card-like
@@ -155,6 +156,8 @@ class Described:
     verb: str
     rest: Phrase
     sides: tuple[Side, ...] = ()
+    # The effect mapping described, for callers that add to the words (e.g. a pass chance).
+    source: Any = field(default=None, compare=False, repr=False)
 
     def clause(self, subject: Phrase | None = None) -> Phrase:
         """The effect's own words (without its sides), as an instruction or after `subject`."""

@@ -1,7 +1,8 @@
-"""Finding authored text the site will show literally: raw HTML (DM501) and links (DM502).
+"""Prose the site will show literally: raw HTML (DM501) and links (DM502) in authored text.
 
-The escaping in `sitegen.markdown` already makes such text harmless; these diagnostics tell
-the author that what they wrote will not look the way they may have meant.
+Prose is Markdown without raw HTML. The site escapes such text anyway (and sanitises its
+HTML); these diagnostics tell the author, at `dmtool check` time, that what they wrote will
+not look the way they may have meant. `dmtool site` prints the same report.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
+from dmtool.validation.corpus import Corpus
 
 # A start or end tag, a comment or a declaration: '<b>', '</p>', '<img src=x onerror=...>'.
 _RAW_HTML = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--.*?--|![A-Za-z][^<>]*)>",
@@ -24,6 +26,10 @@ _LINK = re.compile(
 _SHOWN = 40  # characters of the offending text quoted in a message
 
 Parts = tuple[str | int, ...]
+
+
+def check(corpus: Corpus) -> list[Diagnostic]:
+    return prose_diagnostics(corpus.documents)
 
 
 def prose_diagnostics(documents: list[SourceDocument]) -> list[Diagnostic]:

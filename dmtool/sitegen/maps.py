@@ -1,0 +1,126 @@
+"""Branch pictures: each storybook whole and each of its endings drawn by Graphviz at build
+time, every entry a link to its place in the storybook's page.
+
+The drawings come from storygraph's DOT (its escaping, its large-graph decision); the site
+only adds the links. Without `dot` the map page says how to get the pictures.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from dmtool.model.storybook import ENDINGS
+from dmtool.sitegen.markdown import plain
+from dmtool.sitegen.pages import Page
+from dmtool.storygraph.analysis import Analysis
+from dmtool.storygraph.dot import Linker, draw
+from dmtool.storygraph.render import INSTALL_HINT, RenderError, find_dot, render, too_large
+
+NO_DOT = ("The branch pictures are drawn by Graphviz's `dot` while the site is built, and `dot` "
+          "was not found on the machine that built this site. Install Graphviz (for example "
+          "`apt-get install graphviz` or `brew install graphviz`) and run `dmtool site` again; "
+          "`make site` and `make test` install it where they may.")
+
+
+LEGEND = "\n".join([
+    "| Shape | Entry | | Drawn as | Means |",
+    "|---|---|---|---|---|",
+    "| box | event (read in the event phase) | | red outline | a dead end: a branch that "
+    "neither goes on nor ends |",
+    "| ellipse | exploration | | orange outline | part of a trap: no way out to an end |",
+    "| hexagon | reality shard | | grey, dashed | unreachable from any start |",
+    "| octagon | finale | | dashed blue arrow | spawns an encounter card |",
+    "| double octagon | conclusion | | dotted red arrow | its condition can never hold |",
+    "| arrow-shaped tag | where play enters: a round, a world shard, a card | | | |",
+])
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One picture to draw: where its SVG goes in the docs folder and its DOT."""
+
+    path: str
+    dot: str
+    size: tuple[int, int]  # nodes, edges
+
+
+def pictures(analysis: Analysis, folder: str, book_id: str, book_page: str) -> list[Picture]:
+    """The whole storybook and each ending with a finale, nodes linking to `book_page`."""
+    link = posixpath.basename(book_page).removesuffix(".md") + ".html"
+
+    def url(number: int) -> str:
+        return f"{link}#entry-{number}"
+
+    out = [_drawing(analysis, f"{folder}/maps/{book_id}-all.svg", url, None)]
+    for letter in ENDINGS:
+        if analysis.solution.finale.get(letter):
+            out.append(_drawing(analysis, f"{folder}/maps/{book_id}-ending-{letter.lower()}.svg",
+                                url, letter))
+    return out
+
+
+def _drawing(analysis: Analysis, path: str, url: Linker, ending: str | None) -> Picture:
+    drawn = draw(analysis, ending=ending, link=url, name=path.rsplit("/", 1)[-1][:-4],
+                 legend=False)
+    return Picture(path, drawn.text, (drawn.nodes, drawn.edges))
+
+
+def draw_all(found: list[Picture]) -> tuple[list[Page], dict[str, str]]:
+    """SVG pages for the drawings dot could make, and for the others why not."""
+    dot = find_dot()
+    if dot is None:
+        return [], {d.path: NO_DOT for d in found}
+    problems: dict[str, str] = {}
+    todo = []
+    for drawing in found:
+        reason = too_large(*drawing.size)
+        if reason is None:
+            todo.append(drawing)
+        else:
+            problems[drawing.path] = f"This picture was not drawn: {reason}."
+
+    def one(drawing: Picture) -> tuple[Picture, bytes | str]:
+        try:
+            return drawing, render(drawing.dot, "svg", dot)
+        except RenderError as error:
+            return drawing, str(error)
+
+    pages = []
+    with ThreadPoolExecutor(max_workers=2) as pool:  # dot runs as its own process
+        for drawing, result in pool.map(one, todo):
+            if isinstance(result, str):
+                problems[drawing.path] = f"This picture could not be drawn: {result}."
+            else:
+                pages.append(Page(drawing.path, result.decode("utf-8")))
+    return pages, problems
+
+
+def map_page(title: str, book_page: str, found: list[Picture], problems: dict[str, str]) -> str:
+    """The page holding the pictures: the whole storybook (pan and zoom), then each ending."""
+    blocks = ["---\nhide:\n  - navigation\n  - toc\n---", f"# Map of {plain(title)}",
+              f"Every shape is an entry of [{plain(title)}]({posixpath.basename(book_page)}): "
+              "click one to read it. Arrows are the ways on, labelled with what leads there "
+              "(a test's outcome, a choice, a condition, points gained). "
+              "Drag to move the large map; use the mouse wheel or its buttons to zoom.",
+              LEGEND]
+    for drawing in found:
+        name = drawing.path.rsplit("/", 1)[-1][:-4]
+        letter = name.rsplit("-", 1)[-1].upper() if "-ending-" in name else None
+        anchor = f"map-ending-{letter.lower()}" if letter else "map-all"
+        blocks.append(f"## {'Ending ' + letter if letter else 'The whole storybook'} "
+                      f"{{#{anchor}}}")
+        if letter:
+            blocks.append(f"The finale of [ending {letter}]"
+                          f"({posixpath.basename(book_page)}#ending-{letter.lower()}): how it "
+                          "starts and how each conclusion is reached.")
+        if drawing.path in problems:
+            blocks.append('!!! warning "No picture"\n    ' + plain(problems[drawing.path]))
+        else:
+            extra = "" if letter else " pan-zoom"
+            blocks.append(f'<div class="dmtool-graph{extra}" data-graph="{drawing.path}"></div>')
+    return "\n\n".join(blocks) + "\n"
+
+
+__all__ = ["INSTALL_HINT", "NO_DOT", "Picture", "draw_all", "map_page", "pictures"]

@@ -8,6 +8,7 @@ The two helpers name what the live tools read from it.
 
 from __future__ import annotations
 
+from dmtool.diagnostics import Severity
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.session import CheckSession, FileState, display_path
@@ -16,8 +17,14 @@ __all__ = ["CheckSession", "FileState", "corpus_of", "display_path", "document_o
 
 
 def document_of(state: FileState) -> SourceDocument | None:
-    """The file's loaded document (valid or not), or None when it did not load."""
-    return state.result.document
+    """The file's document when the file parsed (valid or not); None when it did not.
+
+    A document pieced together from a file that does not parse is good for the check's
+    findings but not for navigation, which keeps the last document that did parse.
+    """
+    document = state.result.document
+    unparsed = any(d.code < "DM1" and d.severity is Severity.ERROR for d in state.result.diagnostics)
+    return None if unparsed else document
 
 
 def corpus_of(session: CheckSession) -> Corpus:

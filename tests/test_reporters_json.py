@@ -9,7 +9,7 @@ from dmtool.reporters import render
 
 FIELDS = [
     "code", "name", "severity", "message", "path", "line", "column", "end_line",
-    "end_column", "pointer", "hint", "related", "title",
+    "end_column", "pointer", "subject", "hint", "related", "title",
 ]
 
 
@@ -18,7 +18,8 @@ def sample() -> Report:
     report.extend([
         diagnose(
             "DM202",
-            Location("wanderers/ilse.yaml", 7, 12, "/storybook", end_line=7, end_column=30),
+            Location("wanderers/ilse.yaml", 7, 12, "/storybook", end_line=7, end_column=30,
+                     subject="the document"),
             "The wanderer names storybook 'ashes-of-the-lanter', which does not exist.",
             hint="did you mean 'ashes-of-the-lantern'?",
             related=(Location("books/ashes.yaml", 3, 5, "/id"),),
@@ -60,13 +61,16 @@ def test_every_field_in_order_with_values():
         "end_line": 7,
         "end_column": 30,
         "pointer": "/storybook",
+        "subject": "the document",
         "hint": "did you mean 'ashes-of-the-lantern'?",
-        "related": [{"path": "books/ashes.yaml", "line": 3, "column": 5, "pointer": "/id"}],
+        "related": [{"path": "books/ashes.yaml", "line": 3, "column": 5, "pointer": "/id",
+                     "subject": None}],
         "title": info.title,
     }
     note = data["diagnostics"][0]
     assert note["severity"] == "info" and note["hint"] is None and note["related"] == []
     assert note["end_line"] is None and note["end_column"] is None
+    assert note["subject"] is None  # a location with no place inside the document
 
 
 def test_output_is_ascii_and_round_trips_unicode():

@@ -19,7 +19,11 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where a diagnostic points: a file, 1-based line and column, and the JSON pointer."""
+    """Where a diagnostic points: a file, 1-based line and column, and the JSON pointer.
+
+    `subject` names the place as the author thinks of it ("entry 117", "ending D's
+    conclusion 411"); the pointer is the same place for tools.
+    """
 
     path: str
     line: int = 1
@@ -27,6 +31,7 @@ class Location:
     pointer: str = ""
     end_line: int | None = None
     end_column: int | None = None
+    subject: str = ""
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"

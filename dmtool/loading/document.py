@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.diagnostics.subjects import subject
 from dmtool.loading.builder import NeedsPositions, build
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
@@ -120,6 +121,17 @@ class SourceDocument:
         self.memos_changed = True
         return value
 
+    def read_as(self, data: Any) -> SourceDocument:
+        """The same file read as `data` (say, as its author meant it): same text and positions.
+
+        Memos are not shared: what is derived from `data` is not derived from the file alone.
+        """
+        twin = SourceDocument(self.path, self.display, data=data, modeline=self.modeline,
+                              read_text=lambda: self.text)
+        if self._indexed:
+            twin._positions, twin._indexed = self._positions, True
+        return twin
+
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
         """Location of the node at `parts` (or its key); falls back to the nearest ancestor."""
         if not self._indexed:
@@ -127,7 +139,7 @@ class SourceDocument:
             self._positions = built.positions
             self._indexed = True
         line, column = find_position(self._positions, parts, key=key)
-        return Location(self.display, line, column, pointer(parts))
+        return Location(self.display, line, column, pointer(parts), subject=subject(self.data, parts))
 
     @property
     def modeline_line(self) -> int | None:

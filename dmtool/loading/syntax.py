@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
@@ -44,6 +45,8 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
     hint = next((h for needle, h in _HINTS if needle in problem), None)
     if _in_flow(exc) and _character_at(exc, text) in ("?", ":"):
         hint = _FLOW_PUNCTUATION_HINT
+    elif any(needle in problem for needle in _INDENTATION_PROBLEMS):
+        hint = over_indented_hint(text, line) or hint
     return diagnose("DM001", Location(display, line, column), message, hint=hint,
                     related=related)
 
@@ -51,6 +54,43 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
 _FLOW_PUNCTUATION_HINT = (
     "Inside [...] or {...} the parser ends plain text at '?' and ':'. Put text that "
     "contains them in quotes, for example [\"Why?\", \"http://example.org\"].")
+
+
+# Parser complaints that an over-indented key produces, depending on what precedes it.
+_INDENTATION_PROBLEMS = ("mapping values are not allowed", "did not find expected key",
+                         "did not find expected '-' indicator", "could not find expected ':'")
+_KEY_LINE = re.compile(r"^(?P<indent> *)(?:- +)?(?P<key>[A-Za-z_][\w-]*):(?: |$)")
+
+
+def over_indented_hint(text: str, line: int) -> str | None:
+    """A hint for a key indented further than the mapping it belongs to, if line `line` is one.
+
+    Such a key follows a line with a value (`title: x` or a list item) while standing
+    further right than it, or in the column of a list's items; YAML then reads it as part
+    of what precedes it and fails. The key meant is lined up with the nearest key to its left.
+    """
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    here = _KEY_LINE.match(lines[line - 1])
+    if here is None or lines[line - 1].lstrip().startswith("- "):
+        return None
+    indent = len(here["indent"])
+    above = [t for t in lines[: line - 1] if t.strip() and not t.lstrip().startswith("#")]
+    if not above:
+        return None
+    previous = above[-1]
+    previous_indent = len(previous) - len(previous.lstrip(" "))
+    item = previous.lstrip().startswith("- ")
+    if indent < previous_indent or (indent == previous_indent and not item):
+        return None
+    for candidate in reversed(above):
+        owner = _KEY_LINE.match(candidate)
+        if owner is not None and len(owner["indent"]) < indent and not candidate.lstrip().startswith("- "):
+            return (f"'{here['key']}' is indented further than the keys of its mapping, so YAML "
+                    f"reads it as part of the line above; line it up with '{owner['key']}' "
+                    f"(column {len(owner['indent']) + 1})")
+    return None
 
 
 def _in_flow(exc: Any) -> bool:

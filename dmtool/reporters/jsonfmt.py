@@ -42,6 +42,7 @@ def _entry(diagnostic: Diagnostic, template: str | None) -> dict[str, Any]:
         "end_line": loc.end_line,
         "end_column": loc.end_column,
         "pointer": loc.pointer,
+        "subject": loc.subject or None,
         "hint": diagnostic.hint,
         "related": [_related(r) for r in diagnostic.related],
         "title": info.title if info else None,
@@ -53,4 +54,5 @@ def _entry(diagnostic: Diagnostic, template: str | None) -> dict[str, Any]:
 
 
 def _related(loc: Location) -> dict[str, Any]:
-    return {"path": loc.path, "line": loc.line, "column": loc.column, "pointer": loc.pointer}
+    return {"path": loc.path, "line": loc.line, "column": loc.column, "pointer": loc.pointer,
+            "subject": loc.subject or None}

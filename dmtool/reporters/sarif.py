@@ -88,7 +88,12 @@ def _location(loc: Location) -> dict[str, Any]:
         "physicalLocation": {"artifactLocation": artifact_location(loc.path), "region": region}
     }
     if loc.pointer:
-        # The JSON pointer into the document is the closest thing to a logical location.
+        # The place inside the document: the author's name for it, and the JSON pointer for
+        # tools (also kept as a property, where earlier versions put it).
+        logical: dict[str, str] = {"fullyQualifiedName": loc.pointer}
+        if loc.subject:
+            logical["name"] = loc.subject
+        location["logicalLocations"] = [logical]
         location["properties"] = {"pointer": loc.pointer}
     return location
 

@@ -37,4 +37,7 @@ def load_storybooks(paths: Sequence[Path]) -> tuple[Corpus, list[SourceDocument]
         corpus.add(document)
         if path in named_set and document.data.get("kind") == "storybook":
             storybooks.append(document)
+    # Read as meant (a misspelt reference names the id it resembles), as `dmtool check` does.
+    corpus.settle()
+    storybooks = [d for d in corpus.documents if d.path in named_set and d.kind == "storybook"]
     return corpus, storybooks, problems

@@ -66,7 +66,7 @@ def unframe(raw: bytes) -> bytes | None:
 
 def _location_tuple(location: Location) -> tuple[Any, ...]:
     return (location.path, location.line, location.column, location.pointer,
-            location.end_line, location.end_column)
+            location.end_line, location.end_column, location.subject)
 
 
 def pack(diagnostic: Diagnostic) -> tuple[Any, ...]:
@@ -82,9 +82,9 @@ def unpack(packed: tuple[Any, ...]) -> Diagnostic:
 
 
 def _is_location(value: Any) -> bool:
-    return (type(value) is tuple and len(value) == 6 and type(value[0]) is str
+    return (type(value) is tuple and len(value) == 7 and type(value[0]) is str
             and type(value[1]) is int and type(value[2]) is int and type(value[3]) is str
-            and all(v is None or type(v) is int for v in value[4:]))
+            and all(v is None or type(v) is int for v in value[4:6]) and type(value[6]) is str)
 
 
 def is_packed(value: Any) -> bool:

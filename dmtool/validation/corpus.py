@@ -1,24 +1,42 @@
-"""The Corpus: every loaded, kind-tagged document of a content tree, indexed by kind and id."""
+"""The Corpus: every kind-tagged document of a content tree, indexed by kind and id.
+
+Documents that passed their schema are trusted: rules may rely on their shape. Documents
+that failed it (or failed to parse and were partly recovered) are kept apart as partial:
+they still define ids, entries and endings, and tolerant readers (counts, the story
+graph's context) see them, so one mistake in a file is reported once, in that file.
+After loading, `settle` reads each document as its author meant it (see as_meant.py).
+"""
 
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.loading import SourceDocument
+from dmtool.validation.as_meant import with_values
+from dmtool.validation.facts import (
+    NESTED_DEFINITIONS,
+    DocumentFacts,
+    Standing,
+    facts_of,
+    walker_for,
+)
+from dmtool.validation.references import ReferenceWalker
 
 # Referable things that live as items of a list inside another kind's document:
 # referred kind -> (containing kind, list key); each item carries an `id`.
 NESTED_ID_SOURCES: dict[str, tuple[str, str]] = {
-    "condition-type": ("condition-types", "types"),
+    item_kind: (container, list_key)
+    for container, (list_key, item_kind) in NESTED_DEFINITIONS.items()
 }
 
 
 @dataclass
 class Corpus:
-    """Documents that passed loading and their kind's schema (rules may trust their shape).
+    """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
 
     `checked` holds the display paths the user asked about: cross-file rules see the whole
     corpus but the CLI reports only diagnostics located in checked files.
@@ -27,27 +45,116 @@ class Corpus:
     documents: list[SourceDocument] = field(default_factory=list)
     # The schema set the documents were validated against (reference walks read it).
     schemas: Any = None
-    _by_kind: dict[str, list[SourceDocument]] = field(default_factory=lambda: defaultdict(list))
-    _by_id: dict[tuple[str, str], SourceDocument] = field(default_factory=dict)
+    # Documents of a known kind that failed their schema or did not parse.
+    partial: list[SourceDocument] = field(default_factory=list)
+    _facts: dict[int, DocumentFacts] = field(default_factory=dict)
+    _by_kind: dict[str, list[SourceDocument]] | None = None
+    _partial_by_kind: dict[str, list[SourceDocument]] | None = None
+    _by_id: dict[tuple[str, str], SourceDocument] | None = None
+    _defined: dict[str, set[str]] | None = None
+    _walker: ReferenceWalker | None = None
 
-    def add(self, document: SourceDocument) -> None:
-        self.documents.append(document)
-        kind = document.kind
-        self._by_kind[kind].append(document)
-        doc_id = document.doc_id
-        if isinstance(doc_id, str):
-            self._by_id.setdefault((kind, doc_id), document)
+    def add(self, document: SourceDocument, facts: DocumentFacts | None = None) -> None:
+        """Add a document; without facts (or with trusted ones) it is trusted."""
+        if facts is not None:
+            self._facts[id(document)] = facts
+        if facts is not None and facts.standing is not Standing.TRUSTED:
+            self.partial.append(document)
+        else:
+            self.documents.append(document)
+        self._forget()
+
+    def settle(self) -> None:
+        """Read every document as meant: a reference to nothing names the id it most resembles.
+
+        The document's facts keep the references as written, so DM202 still reports them.
+        """
+        for documents in (self.documents, self.partial):
+            for index, document in enumerate(documents):
+                fixes = [(ref.path, meant) for ref, meant in self._misspelt(document)]
+                if fixes:
+                    settled = document.read_as(with_values(document.data, fixes))
+                    self._facts[id(settled)] = self.facts(document)
+                    documents[index] = settled
+        self._forget()
+
+    def _misspelt(self, document: SourceDocument) -> Iterator[tuple[Any, str]]:
+        for ref in self.facts(document).references:
+            candidates = set().union(*(self.defined(k) for k in ref.kinds))
+            if ref.value not in candidates:
+                close = difflib.get_close_matches(ref.value, list(candidates), n=1, cutoff=0.6)
+                if close:
+                    yield ref, close[0]
+
+    def _forget(self) -> None:
+        self._by_kind = self._partial_by_kind = self._by_id = self._defined = None
+
+    def _index(self) -> None:
+        by_kind: dict[str, list[SourceDocument]] = defaultdict(list)
+        partial_by_kind: dict[str, list[SourceDocument]] = defaultdict(list)
+        by_id: dict[tuple[str, str], SourceDocument] = {}
+        for document in self.documents:
+            kind = document.kind
+            by_kind[kind].append(document)
+            doc_id = document.doc_id
+            if isinstance(doc_id, str):
+                by_id.setdefault((kind, doc_id), document)
+        for document in self.partial:
+            partial_by_kind[document.kind].append(document)
+        self._by_kind, self._partial_by_kind, self._by_id = by_kind, partial_by_kind, by_id
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
-        """Documents of a kind, in path order."""
+        """Trusted documents of a kind, in path order."""
+        if self._by_kind is None:
+            self._index()
+        assert self._by_kind is not None
         return self._by_kind.get(kind, [])
 
+    def readable(self, kind: str) -> list[SourceDocument]:
+        """Trusted and partial documents of a kind: for readers that check every shape."""
+        if self._partial_by_kind is None:
+            self._index()
+        assert self._partial_by_kind is not None
+        return self.of_kind(kind) + self._partial_by_kind.get(kind, [])
+
     def get(self, kind: str, doc_id: str) -> SourceDocument | None:
-        """The (first) document of a kind with this id."""
+        """The (first) trusted document of a kind with this id."""
+        if self._by_id is None:
+            self._index()
+        assert self._by_id is not None
         return self._by_id.get((kind, doc_id))
 
+    def trusted(self, document: SourceDocument) -> bool:
+        return self.facts(document).standing is Standing.TRUSTED
+
+    def facts(self, document: SourceDocument) -> DocumentFacts:
+        """A document's facts: given when it was added, else extracted now (trusted)."""
+        found = self._facts.get(id(document))
+        if found is None:
+            found = facts_of(document, self.walker())
+            if found is None:  # not a kind-tagged mapping; defines and refers to nothing
+                found = DocumentFacts(kind="", id=None, standing=Standing.TRUSTED)
+            self._facts[id(document)] = found
+        return found
+
+    def walker(self) -> ReferenceWalker | None:
+        if self._walker is None and self.schemas is not None:
+            self._walker = walker_for(self.schemas)
+        return self._walker
+
     def ids(self, kind: str) -> list[str]:
-        return [d.doc_id for d in self.of_kind(kind) if isinstance(d.doc_id, str)]
+        """Ids of documents of a kind, partial ones included."""
+        return [d.doc_id for d in self.readable(kind) if isinstance(d.doc_id, str)]
+
+    def defined(self, kind: str) -> set[str]:
+        """Every id of a kind that any document defines (nested ones and partial included)."""
+        if self._defined is None:
+            defined: dict[str, set[str]] = defaultdict(set)
+            for document in self.documents + self.partial:
+                for def_kind, def_id in self.facts(document).defines:
+                    defined[def_kind].add(def_id)
+            self._defined = defined
+        return self._defined.get(kind, set())
 
     def nested_ids(self, kind: str) -> set[str]:
         """Ids of things defined inside other documents (e.g. condition types in one file)."""
@@ -56,13 +163,37 @@ class Corpus:
             return set()
         container_kind, list_key = container
         found: set[str] = set()
-        for document in self.of_kind(container_kind):
-            for item in document.data.get(list_key, []):
+        for document in self.readable(container_kind):
+            items = document.data.get(list_key)
+            for item in items if isinstance(items, list) else ():
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     found.add(item["id"])
         return found
 
+    def reads_as(self, document: SourceDocument, key: str, wanted: Any) -> bool | None:
+        """Whether a document's top-level `key` says `wanted`: None when it cannot be told.
+
+        It cannot be told when the value names nothing that exists (and nothing close), or
+        when a partial document lacks it or has a value of the wrong type there. Rules that
+        count or match documents on such a key must not report what only that explains.
+        """
+        value = document.data.get(key)
+        if value == wanted:
+            return True
+        facts = self.facts(document)
+        if any(ref.path == (key,) and ref.value == value
+               and not any(value in self.defined(k) for k in ref.kinds)
+               for ref in facts.references):
+            return None
+        if facts.standing is not Standing.TRUSTED and (
+                key not in document.data or any(part[:1] == (key,) for part in facts.broken)):
+            return None
+        return False
+
     def kinds(self) -> Iterator[str]:
+        if self._by_kind is None:
+            self._index()
+        assert self._by_kind is not None
         return iter(self._by_kind)
 
     def data(self, kind: str, doc_id: str) -> Any:

@@ -15,9 +15,22 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
 from dmtool.loading import SourceDocument, load_text, read_document
 from dmtool.loading.reading import MAX_BYTES, decode, read_text
+from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
-from dmtool.validation.schema_errors import did_you_mean, schema_diagnostics
+from dmtool.validation.facts import (
+    DocumentFacts,
+    Standing,
+    extract_facts,
+    parts_at,
+    remember_facts,
+    walker_for,
+)
+from dmtool.validation.recovery import recover_data
+from dmtool.validation.schema_errors import did_you_mean, explain_schema_errors
 from dmtool.validation.schemas import SchemaSet
+
+# Facts of a document whose kind cannot be read (not reached: such a file has no document).
+_NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
 
 
 @dataclass
@@ -30,9 +43,14 @@ class FileResult:
 
     def modeline_diagnostics(self) -> list[Diagnostic]:
         """DM016-DM018 for the document, as the file system is now."""
-        if self.document is None:
+        if self.document is None or not self.loaded:
             return []
         return modeline_problems(self.document, self.modeline_line)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the file parsed (a document recovered from a broken file did not)."""
+        return not any(d.code < "DM1" and d.severity is Severity.ERROR for d in self.diagnostics)
 
     def to_record(self) -> FileRecord:
         document = self.document
@@ -68,7 +86,8 @@ def check_text(text: str, path: Path, name: str, schemas: SchemaSet) -> FileResu
     """check_file's content part for a text (an editor's unsaved buffer, or decoded bytes)."""
     loaded = load_text(text, path=path, display=name)
     if loaded.document is None:
-        return FileResult(list(loaded.diagnostics), None)
+        return FileResult(list(loaded.diagnostics),
+                          _recovered(text, path, name, loaded.diagnostics, schemas))
     return check_document(loaded.document, schemas)
 
 
@@ -77,9 +96,34 @@ def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:
     kind = _kind(document, schemas, diagnostics)
     if kind is None:
         return FileResult(diagnostics, None)
-    diagnostics.extend(schema_diagnostics(document, schemas.errors(kind, document.data)))
+    found, moves = explain_schema_errors(document, schemas.errors(kind, document.data),
+                                         schemas=schemas, kind=kind)
+    diagnostics.extend(found)
     line = document.modeline_line if document.modeline is not None else None
-    return FileResult(diagnostics, document, line)
+    walker = walker_for(schemas)
+    if not has_errors(found):
+        remember_facts(document, extract_facts(document.data, standing=Standing.TRUSTED,
+                                               walker=walker) or _NO_FACTS)
+        return FileResult(diagnostics, document, line)
+    # Other files see the document as its author meant it, as far as misplaced keys go;
+    # references are judged as written (their positions are in the file).
+    meant = document.read_as(moved(document.data, moves))
+    broken = [parts_at(document.data, d.location.pointer) for d in found if d.code != "DM104"]
+    remember_facts(meant, extract_facts(meant.data, standing=Standing.INVALID, walker=walker,
+                                        broken=broken, as_written=document.data) or _NO_FACTS)
+    return FileResult(diagnostics, meant, line)
+
+
+def _recovered(text: str, path: Path, name: str, problems: list[Diagnostic],
+               schemas: SchemaSet) -> SourceDocument | None:
+    """What can be read of a text that did not load, as a partial document (or None)."""
+    data = recover_data(text, problems)
+    facts = extract_facts(data, standing=Standing.RECOVERED)
+    if facts is None or facts.kind not in schemas.kinds:
+        return None
+    document = SourceDocument(path, name, text, data)
+    remember_facts(document, facts)
+    return document
 
 
 def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | None,

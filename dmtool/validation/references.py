@@ -33,6 +33,10 @@ class ReferenceWalker:
         self._schemas = schemas
         self._may_refer: dict[int, bool] = {}
 
+    def knows(self, kind: str) -> bool:
+        """Whether a schema describes this kind (only then can its references be found)."""
+        return kind in self._schemas.kinds
+
     def references(self, kind: str, data: Any) -> Iterator[Reference]:
         schema_id = self._schemas.kinds[kind]
         yield from self._walk(schema_id, self._schemas.by_id[schema_id], data, ())

@@ -8,7 +8,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.diagnostics.subjects import subject, where
 from dmtool.loading import SourceDocument
+from dmtool.validation.as_meant import Move
+from dmtool.validation.key_placement import KeyPlacement
+from dmtool.validation.schemas import SchemaSet
 
 # Objects whose keys are a vocabulary (one key per item): a wrong key is an unknown word.
 # A vocabulary is recognised by a word only it contains.
@@ -36,16 +40,16 @@ def _describe(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A scalar as a message quotes it (strings in single quotes, cut at 40 characters)."""
+    if isinstance(value, (dict, list)):
+        return _describe(value)
+    text = f"'{value}'" if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:36] + "...'" if isinstance(value, str) else text[:37] + "..."
 
 
-def _where(path: tuple[Any, ...]) -> str:
-    """A path as an author reads it: entries[3].effects[0].goto."""
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "the document"
+def _where(document: SourceDocument, path: tuple[Any, ...]) -> str:
+    """A place as its author reads it: "'goto' in entry 12" (the pointer stays in the location)."""
+    return where(document.data, path)
 
 
 def _is_property_name_error(error: Any) -> bool:
@@ -72,13 +76,38 @@ def _leaves(errors: Iterable[Any]) -> Iterator[Any]:
         yield error
 
 
-def schema_diagnostics(document: SourceDocument, errors: Iterable[Any]) -> list[Diagnostic]:
-    """One clear diagnostic per problem, located at the key or value concerned."""
+def schema_diagnostics(
+    document: SourceDocument, errors: Iterable[Any], *, schemas: SchemaSet | None = None,
+    kind: str | None = None,
+) -> list[Diagnostic]:
+    """One clear diagnostic per problem, located at the key or value concerned.
+
+    With the document's schemas and kind, an unknown key that is a misplaced or misspelt
+    required key is one diagnostic (DM102 with a hint), not also a "missing" one.
+    """
+    return explain_schema_errors(document, errors, schemas=schemas, kind=kind)[0]
+
+
+def explain_schema_errors(
+    document: SourceDocument, errors: Iterable[Any], *, schemas: SchemaSet | None = None,
+    kind: str | None = None,
+) -> tuple[list[Diagnostic], list[Move]]:
+    """schema_diagnostics, plus where each misplaced or misspelt key was meant to be.
+
+    A move is (path of the key as written, path of its mapping, intended name); applied
+    with key_placement.moved they give the document as its author meant it, as far as
+    the misplaced keys go (what other files are judged against).
+    """
     found: list[Diagnostic] = []
+    moves: list[Move] = []
     vocabulary_objects: set[tuple[Any, ...]] = set()
     pending = list(_leaves(errors))
     # Vocabulary errors first, so the same unknown key is not reported twice.
     pending.sort(key=lambda e: 0 if _is_property_name_error(e) else 1)
+    required = [e for e in pending if e.validator == "required"]
+    placement = KeyPlacement(document.data, {tuple(e.absolute_path): _missing(e) for e in required},
+                             schemas, kind)
+    accounted: set[tuple[tuple[Any, ...], str]] = set()
     for error in pending:
         path = tuple(error.absolute_path)
         if _is_property_name_error(error):
@@ -86,10 +115,21 @@ def schema_diagnostics(document: SourceDocument, errors: Iterable[Any]) -> list[
             vocabulary_objects.add(path)
         elif error.validator == "additionalProperties":
             if path not in vocabulary_objects:
-                found.extend(_unknown_properties(document, error, path))
-        else:
+                found.extend(_unknown_properties(document, error, path, placement, accounted,
+                                                 moves))
+        elif error.validator != "required":
             found.append(_single(document, error, path))
-    return found
+    for error in required:
+        path = tuple(error.absolute_path)
+        missing = [name for name in _missing(error) if (path, name) not in accounted]
+        if missing:
+            found.append(_missing_properties(document, path, missing))
+    return found, moves
+
+
+def _missing(error: Any) -> list[str]:
+    value = error.instance
+    return [p for p in error.validator_value if isinstance(value, dict) and p not in value]
 
 
 def _unknown_word(document: SourceDocument, error: Any, path: tuple[Any, ...]) -> list[Diagnostic]:
@@ -100,76 +140,121 @@ def _unknown_word(document: SourceDocument, error: Any, path: tuple[Any, ...]) -
         diagnose(
             code,
             document.locate(path + (word,), key=True),
-            f"unknown {noun} '{word}' at {_where(path)}",
+            f"unknown {noun} '{word}' in {subject(document.data, path)}",
             hint=did_you_mean(word, allowed),
         )
     ]
 
 
 def _unknown_properties(
-    document: SourceDocument, error: Any, path: tuple[Any, ...]
+    document: SourceDocument, error: Any, path: tuple[Any, ...], placement: KeyPlacement,
+    accounted: set[tuple[tuple[Any, ...], str]], moves: list[Move],
 ) -> list[Diagnostic]:
-    schema = error.schema
-    known = list(schema.get("properties", {}))
-    extras = [k for k in error.instance if k not in schema.get("properties", {})]
-    return [
-        diagnose(
-            "DM102",
-            document.locate(path + (key,), key=True),
-            f"unknown property '{key}' in {_where(path)}",
-            hint=did_you_mean(str(key), known),
-        )
-        for key in extras
-    ]
+    properties = error.schema.get("properties", {})
+    found: list[Diagnostic] = []
+    for key in error.instance:
+        if key in properties:
+            continue
+        verdict = placement.explain(path, str(key), list(properties))
+        if verdict.meant is not None:
+            moves.append(((*path, key), *verdict.meant))
+            if verdict.fills_gap:
+                accounted.add(verdict.meant)
+        found.append(diagnose(
+            "DM102", document.locate(path + (key,), key=True),
+            f"unknown property '{key}' in {_where(document, path)}", hint=verdict.hint))
+    return found
+
+
+def _missing_properties(document: SourceDocument, path: tuple[Any, ...],
+                        missing: list[str]) -> Diagnostic:
+    names = ", ".join(f"'{m}'" for m in missing)
+    return diagnose(
+        "DM104",
+        document.locate(path, key=True),
+        f"{_where(document, path)} is missing the required propert"
+        f"{'ies' if len(missing) > 1 else 'y'} {names}",
+    )
 
 
 def _single(document: SourceDocument, error: Any, path: tuple[Any, ...]) -> Diagnostic:
     validator = error.validator
     value = error.instance
-    where = _where(path)
+    place = _where(document, path)
     if validator == "type":
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return diagnose(
             "DM103",
             document.locate(path),
-            f"{where} must be {_article(expected)}, not {_describe(value)} ({_short(value)})",
-        )
-    if validator == "required":
-        missing = [p for p in error.validator_value if isinstance(value, dict) and p not in value]
-        names = ", ".join(f"'{m}'" for m in missing)
-        return diagnose(
-            "DM104",
-            document.locate(path, key=True),
-            f"{where} is missing the required propert{'ies' if len(missing) > 1 else 'y'} {names}",
+            f"{place} must be {_article(expected)}, not {_described(value)}",
         )
     if validator in ("enum", "const"):
         allowed = error.validator_value if validator == "enum" else [error.validator_value]
-        shown = ", ".join(_short(a) for a in allowed[:12])
+        shown = ", ".join(_short(a) for a in allowed[:12]) + (", ..." if len(allowed) > 12 else "")
         return diagnose(
             "DM106",
             document.locate(path),
-            f"{where} is {_short(value)}, but must be one of: {shown}",
+            f"{place} is {_described(value)}, but must be one of: {shown}",
             hint=did_you_mean(str(value), [str(a) for a in allowed]),
         )
     if validator == "not":
         # A 'not' schema says what must not appear; its description says why in words.
         reason = error.schema.get("description") if isinstance(error.schema, dict) else None
         return diagnose("DM106", document.locate(path, key=True),
-                        f"{where}: {reason or 'this combination is not allowed'}")
-    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-                     "minItems", "maxItems", "minLength", "maxLength", "minProperties",
-                     "maxProperties"):
-        return diagnose("DM106", document.locate(path), f"{where}: {_plain(error.message)}")
-    return diagnose("DM101", document.locate(path), f"{where}: {_plain(error.message)}")
+                        f"{place}: {reason or 'this combination is not allowed'}")
+    bound = _bound(validator, error.validator_value, value)
+    if bound is not None:
+        return diagnose("DM106", document.locate(path), f"{place} {bound}")
+    return diagnose("DM101", document.locate(path), f"{place} {_broken_rule(error)}")
+
+
+# Range keywords: (what is measured, word for the limit).
+_BOUNDS = {
+    "minimum": ("", "at least"), "maximum": ("", "at most"),
+    "exclusiveMinimum": ("", "more than"), "exclusiveMaximum": ("", "less than"),
+    "minItems": ("item", "at least"), "maxItems": ("item", "at most"),
+    "minLength": ("character", "at least"), "maxLength": ("character", "at most"),
+    "minProperties": ("key", "at least"), "maxProperties": ("key", "at most"),
+}
+
+
+def _bound(validator: str, limit: Any, value: Any) -> str | None:
+    """"is 0, but must be at least 1" / "has 3 items, but must have at least 4"."""
+    known = _BOUNDS.get(validator)
+    if known is None:
+        return None
+    unit, word = known
+    if not unit:
+        return f"is {_short(value)}, but must be {word} {limit}"
+    size = len(value) if isinstance(value, (list, str, dict)) else 0
+    return f"has {_count(size, unit)}, but must have {word} {_count(limit, unit)}"
+
+
+def _broken_rule(error: Any) -> str:
+    """The rule a value breaks, in words: the schema's own description when it has one."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "pattern":
+        return f"is {_described(error.instance)}, which does not match the pattern {error.validator_value}"
+    if error.validator == "uniqueItems":
+        return "lists the same item more than once; keep one of each"
+    description = schema.get("description")
+    if isinstance(description, str):
+        return f"breaks the rule '{error.validator}' here: {description.rstrip('.')}"
+    return f"breaks the schema's rule '{error.validator}'"
+
+
+def _count(amount: Any, unit: str) -> str:
+    return f"{amount} {unit}" if amount == 1 else f"{amount} {unit}s"
+
+
+def _described(value: Any) -> str:
+    """A value as a message shows it: scalars as written, containers by what they are."""
+    if isinstance(value, (dict, list)):
+        return _describe(value)
+    return f"{_describe(value)} ({_short(value)})" if value is not None else "null"
 
 
 def _article(type_name: str) -> str:
     names = {"object": "a mapping", "array": "a list", "integer": "an integer"}
     return names.get(type_name, f"a {type_name}")
-
-
-def _plain(message: str) -> str:
-    """jsonschema's own message, shortened: long instance dumps make unreadable lines."""
-    first = message.splitlines()[0]
-    return first if len(first) <= 160 else first[:157] + "..."

@@ -25,6 +25,8 @@ class SchemaSet:
     directory: Path
     _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
     _screens: dict[str, Any] = field(default_factory=dict, repr=False)
+    # Helpers built from the schemas (a reference walker...), kept as long as the set.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, dict[str, Any]]:

@@ -27,10 +27,14 @@ from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import read_bytes
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.filecheck import FileResult, check_bytes, check_text, has_errors
+from dmtool.validation.facts import facts_of, walker_for
+from dmtool.validation.filecheck import FileResult, check_bytes, check_text
 from dmtool.validation.filekeys import digest
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+
+# Rule findings still reported inside a document that failed its schema or did not parse.
+OWN_CODES = frozenset({"DM202"})
 
 
 def display_path(path: Path) -> str:
@@ -125,24 +129,39 @@ class CheckSession:
         return sorted(self.files.values(), key=lambda state: state.display)
 
     def build_corpus(self) -> Corpus:
-        """The corpus of documents without errors of their own, in path order."""
+        """The corpus of every document that could be read, in path order, read as meant.
+
+        Documents with a mistake of their own enter as partial (see Corpus); `settle`
+        then reads misspelt references as the ids they resemble.
+        """
         corpus = Corpus(schemas=self.schemas)
+        walker = walker_for(self.schemas)
         for state in self.ordered():
             state.modeline = state.result.modeline_diagnostics()
             document = state.result.document
-            if document is not None and not has_errors(state.own):
-                corpus.add(document)
+            if document is None:
+                continue
+            document.memos_used.clear()
+            facts = facts_of(document, walker)
+            if facts is not None:
+                corpus.add(document, facts)
+        corpus.settle()
         self.corpus = corpus
         return corpus
 
     def rule_diagnostics(self) -> list[Diagnostic]:
-        """Every cross-file and domain rule's findings over the current corpus."""
+        """Every cross-file and domain rule's findings over the current corpus.
+
+        A document with a mistake of its own reports that mistake: what rules conclude
+        from its partly read content would only repeat it, so their findings located in
+        it are dropped, except a reference to nothing (a mistake of its own, OWN_CODES).
+        """
         corpus = self.corpus if self.corpus is not None else self.build_corpus()
-        for document in corpus.documents:
-            document.memos_used.clear()
+        partial = {document.display for document in corpus.partial}
         found: list[Diagnostic] = []
         for _name, rule in rule_checks():
-            found.extend(rule(corpus))
+            found.extend(d for d in rule(corpus)
+                         if d.location.path not in partial or d.code in OWN_CODES)
         return found
 
     def report(self, checked: set[str] | None = None, *, select: frozenset[str] = frozenset(),

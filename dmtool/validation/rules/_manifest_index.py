@@ -69,10 +69,13 @@ def _components(data: dict[str, Any]) -> Iterator[tuple[str, Component]]:
 
 
 def counted(corpus: Corpus, counts: dict[str, Any]) -> list[tuple[SourceDocument, int]]:
-    """The documents a manifest `counts` filter matches, each with how many cards it stands for."""
+    """The documents a manifest `counts` filter matches, each with how many cards it stands for.
+
+    Partial documents count too: a card with a typo elsewhere is still authored.
+    """
     found: list[tuple[SourceDocument, int]] = []
     items_key = counts.get("items")
-    for document in corpus.of_kind(counts["kind"]):
+    for document in corpus.readable(counts["kind"]):
         data = document.data
         if not _matches(data, counts):
             continue
@@ -86,7 +89,21 @@ def counted(corpus: Corpus, counts: dict[str, Any]) -> list[tuple[SourceDocument
     return found
 
 
-def _matches(data: dict[str, Any], counts: dict[str, Any]) -> bool:
+def unsure(corpus: Corpus, counts: dict[str, Any]) -> int:
+    """How many documents of the counted kind might match but cannot be read well enough."""
+    wanted = _filter(counts)
+    found = 0
+    for document in corpus.readable(counts["kind"]):
+        verdicts = [corpus.reads_as(document, key, value) for key, value in wanted.items()]
+        found += False not in verdicts and None in verdicts
+    return found
+
+
+def _filter(counts: dict[str, Any]) -> dict[str, Any]:
     wanted = {k: counts[k] for k in ("wanderer", "expansion") if k in counts}
     wanted.update(counts.get("where", {}))
-    return all(data.get(key) == value for key, value in wanted.items())
+    return wanted
+
+
+def _matches(data: dict[str, Any], counts: dict[str, Any]) -> bool:
+    return all(data.get(key) == value for key, value in _filter(counts).items())

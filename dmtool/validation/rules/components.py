@@ -48,19 +48,19 @@ def _check_ref(index: ManifestIndex, document: SourceDocument, ref: _Ref) -> Ite
             "one of its lines or parts",
             hint=index.hint(ref.manifest, ref.component))
         return
-    related = (index.location(ref.manifest, component),)
+    # Located only when reported: a location costs a parse of the manifest with positions.
     if ref.size is not None and ref.size != component.count:
         yield diagnose(
             "DM215", document.locate(ref.size_parts),
             f"this says {ref.size} but the manifest '{ref.manifest}' lists {component.count} "
             f"{component.name}; make the two agree with the rulebook",
-            related=related)
+            related=(index.location(ref.manifest, component),))
     if ref.needs is not None and ref.needs > component.count:
         yield diagnose(
             "DM217", document.locate(ref.size_parts),
             f"{ref.needs} {component.name} are needed but the manifest '{ref.manifest}' lists only "
             f"{component.count}; the chapter cannot be set up as written",
-            related=related)
+            related=(index.location(ref.manifest, component),))
 
 
 def _unlisted(document: SourceDocument) -> Iterator[Diagnostic]:

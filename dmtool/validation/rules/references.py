@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.references import ReferenceWalker
 from dmtool.validation.schema_errors import did_you_mean
 
 # Scenario fixtures define their own cards inline, so their ids need not exist in content.
@@ -18,16 +17,16 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     yield from _duplicate_ids(corpus)
     if corpus.schemas is None:
         return
-    walker = ReferenceWalker(corpus.schemas)
-    known: dict[str, set[str]] = {}
-    for document in corpus.documents:
-        kind = document.data["kind"]
-        if kind in SELF_CONTAINED_KINDS:
+    # Partial documents make references too (what they could be read to say), but one that
+    # did not even parse has no positions to point at; its loading error is its diagnostic.
+    for document in corpus.documents + corpus.partial:
+        facts = corpus.facts(document)
+        if facts.kind in SELF_CONTAINED_KINDS or not facts.standing.loaded:
             continue
-        for ref in walker.references(kind, document.data):
-            if any(ref.value in _ids(corpus, known, k) for k in ref.kinds):
+        for ref in facts.references:
+            if any(ref.value in corpus.defined(k) for k in ref.kinds):
                 continue
-            candidates = set().union(*(_ids(corpus, known, k) for k in ref.kinds))
+            candidates = set().union(*(corpus.defined(k) for k in ref.kinds))
             wanted = " or ".join(ref.kinds)
             yield diagnose(
                 "DM202",
@@ -35,14 +34,6 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
                 f"no {wanted} with the id '{ref.value}' exists in the corpus",
                 hint=did_you_mean(ref.value, candidates),
             )
-
-
-def _ids(corpus: Corpus, cache: dict[str, set[str]], kind: str) -> set[str]:
-    found = cache.get(kind)
-    if found is None:
-        found = set(corpus.ids(kind)) | corpus.nested_ids(kind)
-        cache[kind] = found
-    return found
 
 
 def _duplicate_ids(corpus: Corpus) -> Iterator[Diagnostic]:

@@ -53,6 +53,20 @@ def _world_shards(corpus: Corpus) -> Iterator[Diagnostic]:
     for shard in corpus.of_kind("world-shard"):
         by_wanderer[shard.data["wanderer"]].append(shard)
         yield from _finale_side(shard)
+    # Shards with a mistake still hold their number; those whose wanderer or number cannot
+    # be read might be any missing one.
+    partial: dict[str, set[int]] = defaultdict(set)
+    unsure: dict[str, int] = defaultdict(int)
+    for wanderer_id in by_wanderer:
+        for shard in corpus.readable("world-shard"):
+            mine = corpus.reads_as(shard, "wanderer", wanderer_id)
+            if corpus.trusted(shard) or mine is False:
+                continue
+            number = shard.data.get("number")
+            if mine and isinstance(number, int) and not isinstance(number, bool):
+                partial[wanderer_id].add(number)
+            else:
+                unsure[wanderer_id] += 1
     for wanderer_id, shards in by_wanderer.items():
         first: dict[int, SourceDocument] = {}
         for shard in shards:
@@ -66,8 +80,8 @@ def _world_shards(corpus: Corpus) -> Iterator[Diagnostic]:
             else:
                 first[number] = shard
         wanderer = corpus.get("wanderer", wanderer_id)
-        missing = [n for n in SHARD_NUMBERS if n not in first]
-        if wanderer is not None and missing:
+        missing = [n for n in SHARD_NUMBERS if n not in first and n not in partial.get(wanderer_id, ())]
+        if wanderer is not None and len(missing) > unsure[wanderer_id]:
             shown = ", ".join(map(str, missing))
             yield diagnose(
                 "DM251", wanderer.locate(("id",)),

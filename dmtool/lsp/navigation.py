@@ -15,6 +15,8 @@ from dmtool.lsp.targets import (
     id_references,
     id_targets,
     kind_of,
+    room_references,
+    room_targets,
 )
 
 
@@ -32,6 +34,8 @@ def _subject(context: RequestContext, cursor: Cursor) -> tuple[str, object] | No
     number = _number(cursor.word)
     if number is not None and place.is_entry_number:
         return ("entry", number)
+    if number is not None and place.is_room:
+        return ("room", number)
     if place.refers_to:
         return (",".join(place.refers_to), cursor.word)
     return None
@@ -48,6 +52,9 @@ def definition(context: RequestContext, position: types.Position) -> list[types.
         assert isinstance(value, int)
         targets = entry_targets(document, value, context.documents)
         return [as_location(Target(t.document, t.parts + ("entry",)), key=True) for t in targets]
+    if kind == "room":
+        assert isinstance(value, int)
+        return [as_location(t) for t in room_targets(document, value)]
     assert isinstance(value, str)
     return [as_location(t) for t in id_targets(kind.split(","), value, context.documents)]
 
@@ -69,7 +76,11 @@ def references(context: RequestContext, position: types.Position,
     if subject is None:
         return []
     kind, value = subject
-    if kind == "entry":
+    if kind == "room":
+        assert isinstance(value, int)
+        found = room_references(document, value, finder)
+        declarations = room_targets(document, value)
+    elif kind == "entry":
         assert isinstance(value, int)
         for book in _books_defining(context, cursor, value):
             found += entry_references(book, value, documents, finder)
@@ -81,9 +92,11 @@ def references(context: RequestContext, position: types.Position,
         for one in kind.split(","):
             found += id_references(one, value, documents, finder)
         declarations = id_targets(kind.split(","), value, documents)
+    located = sorted((as_location(t) for t in found),
+                     key=lambda f: (f.uri, f.range.start.line, f.range.start.character))
     if include_declaration:
-        found = declarations + found
-    return [as_location(t) for t in found]
+        return [as_location(t) for t in declarations] + located
+    return located
 
 
 def _own_subject(context: RequestContext, cursor: Cursor) -> tuple[str, object] | None:

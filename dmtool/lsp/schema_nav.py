@@ -15,6 +15,7 @@ from typing import Any
 from dmtool.validation.schemas import SchemaSet
 
 ENTRY_NUMBER = "entry_number"
+ROOM = "room"  # a Deep Madness room tile number (deep-madness-defs)
 _COMBINATORS = ("allOf", "anyOf", "oneOf")
 
 
@@ -39,6 +40,10 @@ class Place:
     @property
     def is_entry_number(self) -> bool:
         return any(str(node.get("$ref", "")).endswith("/" + ENTRY_NUMBER) for _b, node in self.nodes)
+
+    @property
+    def is_room(self) -> bool:
+        return any(str(node.get("$ref", "")).endswith("/" + ROOM) for _b, node in self.nodes)
 
     @property
     def keys(self) -> dict[str, str]:
@@ -145,7 +150,7 @@ class ReferenceFinder:
         self._expansions: dict[tuple[int, ...], tuple[tuple[str, dict[str, Any]], ...]] = {}
 
     def references(self, kind: str, data: Any) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
-        """(path, place, value) for each value that names an entry or a document."""
+        """(path, place, value) for each value that names an entry, a room or a document."""
         schemas = self._navigator.schemas
         schema_id = schemas.kinds.get(kind)
         if schema_id is None:
@@ -168,7 +173,8 @@ class ReferenceFinder:
             else:
                 place = Place(expanded, None)
                 number = isinstance(value, int) and not isinstance(value, bool)
-                if (number and place.is_entry_number) or (isinstance(value, str) and place.refers_to):
+                if (number and (place.is_entry_number or place.is_room)) or (
+                        isinstance(value, str) and place.refers_to):
                     yield path, place, value
 
     def _expand(self, nodes: tuple[tuple[str, dict[str, Any]], ...]) -> tuple[tuple[str, dict[str, Any]], ...]:

@@ -8,7 +8,6 @@ The two helpers name what the live tools read from it.
 
 from __future__ import annotations
 
-from dmtool.diagnostics import Severity
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.session import CheckSession, FileState, display_path
@@ -22,9 +21,7 @@ def document_of(state: FileState) -> SourceDocument | None:
     A document pieced together from a file that does not parse is good for the check's
     findings but not for navigation, which keeps the last document that did parse.
     """
-    document = state.result.document
-    unparsed = any(d.code < "DM1" and d.severity is Severity.ERROR for d in state.result.diagnostics)
-    return None if unparsed else document
+    return state.result.document if state.result.loaded else None
 
 
 def corpus_of(session: CheckSession) -> Corpus:

@@ -116,6 +116,24 @@ def id_targets(kinds: Iterable[str], value: str,
     return found
 
 
+ROOMS = ("board", "rooms")  # where a chapter lists the room tiles its board is made of
+
+
+def room_targets(document: SourceDocument, number: int) -> list[Target]:
+    """Where a chapter lists room `number` among the rooms of its board."""
+    rooms = document.data.get("board", {}).get("rooms") if isinstance(document.data, dict) else None
+    if not isinstance(rooms, list) or number not in rooms:
+        return []
+    return [Target(document, ROOMS + (rooms.index(number),))]
+
+
+def room_references(document: SourceDocument, number: int, finder: ReferenceFinder) -> list[Target]:
+    """Every other place in the chapter that names room `number`."""
+    return [Target(document, parts)
+            for parts, place, value in finder.references(kind_of(document), document.data)
+            if place.is_room and value == number and parts[:2] != ROOMS]
+
+
 def entry_references(book: Book, number: int, documents: list[SourceDocument],
                      finder: ReferenceFinder) -> list[Target]:
     """Every place that names entry `number` of `book` (its own `entry:` line excluded)."""

@@ -33,6 +33,7 @@ class Client:
         self.published: asyncio.Queue[tuple[float, str, list[dict[str, Any]]]] = asyncio.Queue()
         self.responses: dict[int, asyncio.Future[Any]] = {}
         self.next_id = 0
+        self.version = 1
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
@@ -66,6 +67,17 @@ class Client:
     def notify(self, method: str, params: Any) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
+    async def type(self, uri: str, texts: list[str]) -> float:
+        """Send each text as one keystroke, 40 ms apart; returns the time of the last one."""
+        last = 0.0
+        for text in texts:
+            self.version += 1
+            self.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": self.version}, "contentChanges": [{"text": text}]})
+            last = time.perf_counter()
+            await asyncio.sleep(KEYSTROKE_GAP)
+        return last
+
     async def until(self, uri: str, check: Any, since: float) -> float:
         """Seconds from `since` to the first publication for `uri` that passes `check`."""
         while True:
@@ -76,18 +88,6 @@ class Client:
 
 def _codes(diagnostics: list[dict[str, Any]]) -> set[str]:
     return {d["code"] for d in diagnostics}
-
-
-async def _type(client: Client, uri: str, texts: list[str], version: int) -> float:
-    """Send each text as a keystroke; returns the time of the last one."""
-    last = 0.0
-    for text in texts:
-        version += 1
-        client.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
-        last = time.perf_counter()
-        await asyncio.sleep(KEYSTROKE_GAP)
-    return last
 
 
 async def measure(workspace: Path) -> tuple[list[float], list[float]]:
@@ -108,23 +108,17 @@ async def measure(workspace: Path) -> tuple[list[float], list[float]]:
     await client.until(book_uri, lambda found: True, 0.0)  # the first analysis (loading) is not timed
     own: list[float] = []
     cross: list[float] = []
-    version = 1
+    # Type "goto: 11" into "goto: 9999" one character at a time, then put it back; rename
+    # the coda the storybook awards, then put it back.
+    broken_goto = [book_text.replace("goto: 11", f"goto: {n}", 1) for n in ("1", "", "9", "99", "999", "9999")]
+    renamed = [coda_text.replace("id: the-wheel-turned", f"id: the-wheel-turne{s}") for s in ("", "x")]
+    plan = ((own, book_uri, broken_goto, "DM301", True), (own, book_uri, [book_text], "DM301", False),
+            (cross, coda_uri, renamed, "DM202", True), (cross, coda_uri, [coda_text], "DM202", False))
     for _round in range(ROUNDS):
-        # Type "goto: 11" into "goto: 9999" and back, one character at a time.
-        typed = [book_text.replace("goto: 11", f"goto: {n}", 1) for n in ("1", "", "9", "99", "999", "9999")]
-        last = await _type(client, book_uri, typed, version)
-        version += len(typed)
-        own.append(await client.until(book_uri, lambda found: "DM301" in _codes(found), last))
-        last = await _type(client, book_uri, [book_text], version)
-        version += 1
-        own.append(await client.until(book_uri, lambda found: "DM301" not in _codes(found), last))
-        renamed = [coda_text.replace("id: the-wheel-turned", f"id: the-wheel-turne{s}") for s in ("", "x")]
-        last = await _type(client, coda_uri, renamed, version)
-        version += len(renamed)
-        cross.append(await client.until(book_uri, lambda found: "DM202" in _codes(found), last))
-        last = await _type(client, coda_uri, [coda_text], version)
-        version += 1
-        cross.append(await client.until(book_uri, lambda found: "DM202" not in _codes(found), last))
+        for times, uri, texts, code, present in plan:
+            last = await client.type(uri, texts)
+            times.append(await client.until(book_uri, lambda found, c=code, p=present: (c in _codes(found)) == p,
+                                            last))
     await client.request("shutdown", None)
     client.notify("exit", None)
     await process.wait()

@@ -83,3 +83,18 @@ def test_a_test_side_that_runs_out_gets_an_end_encounter(live):
     title, fixed = _fix(live, path, broken, "DM302")
     assert title == "Add '- end: encounter'"
     assert fixed == original
+
+
+def test_a_test_without_its_fail_side_gets_one_that_ends(live):
+    path = (live[2] / STORYBOOK).absolute()
+    lines = path.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if "roll: {red: [hand]}" in line)
+    fail = next(i for i in range(first, len(lines)) if lines[i].strip() == "fail:")
+    indent = len(lines[fail]) - len(lines[fail].lstrip(" "))
+    end = next(i for i in range(fail + 1, len(lines))
+               if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip(" ")) <= indent)
+    broken = "\n".join(lines[:fail] + lines[end:])
+    title, fixed = _fix(live, path, broken, "DM302")
+    assert title == "Add 'fail: [end: encounter]'"
+    side = [" " * indent + "fail:", " " * (indent + 2) + "- end: encounter"]
+    assert fixed == "\n".join(lines[:fail] + side + lines[end:])

@@ -23,7 +23,8 @@ from dmtool.lsp.convert import line_of, position, uri_of
 from dmtool.validation.schemas import default_schema_dir
 
 _DID_YOU_MEAN = re.compile(r"did you mean (?:entry )?'?([^'?]+)'?\?")
-_BRANCH_ENDS = ("end", "goto", "conclude", "fail_stage")
+# The sides a branching effect may lack, in the order a reader expects them.
+_SIDES = {"test": ("pass", "fail"), "if": ("else",)}
 
 
 def code_actions(context: RequestContext, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -88,16 +89,34 @@ def _add_end(context: RequestContext, pointer: str) -> tuple[str, list[types.Tex
     ending = "event" if entry.get("kind") == "event" else "encounter"
     effects = _branch_list(parts)
     target = value_at(document.data, effects)
+    if isinstance(target, dict):
+        return _add_side(context, effects, target, ending)
     if not isinstance(target, list) or not target:
         return None
     last = effects + (len(target) - 1,)
     where = document.locate(last)
     dash_column = where.column - 1 - 2  # items sit two columns in from their dash
     line = _block_end(context.text, where.line - 1, dash_column)
-    new_text = " " * dash_column + f"- end: {ending}\n"
-    return f"Add '- end: {ending}'", [types.TextEdit(
-        range=types.Range(start=position(context.text, line, 0), end=position(context.text, line, 0)),
-        new_text=new_text)]
+    return f"Add '- end: {ending}'", [_insert(context, line, " " * dash_column + f"- end: {ending}\n")]
+
+
+def _add_side(context: RequestContext, parts: tuple[str | int, ...], body: dict[str, Any],
+              ending: str) -> tuple[str, list[types.TextEdit]] | None:
+    """A test or an `if` without the side that runs out: write that side, ending there."""
+    side = next((s for s in _SIDES.get(str(parts[-1]), ()) if s not in body), None)
+    document = context.document
+    if side is None or document is None or not body:
+        return None
+    where = document.locate(parts + (next(iter(body)),), key=True)  # the body's first key
+    column = where.column - 1
+    line = _block_end(context.text, where.line - 1, column - 1)
+    text = f"{' ' * column}{side}:\n{' ' * (column + 2)}- end: {ending}\n"
+    return f"Add '{side}: [end: {ending}]'", [_insert(context, line, text)]
+
+
+def _insert(context: RequestContext, line: int, text: str) -> types.TextEdit:
+    at = position(context.text, line, 0)
+    return types.TextEdit(range=types.Range(start=at, end=at), new_text=text)
 
 
 def _branch_list(parts: tuple[str | int, ...]) -> tuple[str | int, ...]:

@@ -107,6 +107,9 @@ def main() -> None:
     graph_main()
     play_main(["--games", "200"])
     site_main()
+    from bench.balance_bench import main as balance_main
+
+    balance_main([])
 
     from bench.lsp_bench import main as lsp_main
 

@@ -290,9 +290,10 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="The central wanderer, authored under content/wanderers/. Example: --wanderer hollis-brandt")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the dice and the automatic players; the same seed prints the same log. Example: --seed 7")
-@click.option("--policy", type=click.Choice(["random", "first", "greedy"]), default="random", show_default=True,
-              help="Who makes the players' choices: seeded random, always the first option, or a simple heuristic. "
-              "Example: --policy greedy")
+@click.option("--policy", default="random", show_default=True, metavar="NAME",
+              help="Who makes the players' choices: random (seeded), first (always the first option), "
+              "greedy (a simple heuristic), planner (a one-step lookahead), or a plug-in's name "
+              "(see docs/balance.md). Example: --policy greedy")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Players (one player plays two wanderers); other seats get stand-in wanderers. Example: --players 3")
 @click.option("--variant", type=click.Choice(["short", "standard", "long"]), default="standard", show_default=True,
@@ -322,6 +323,79 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
                           score_goal=int(score_goal) if score_goal else None, devour=devour,
                           abomination=abomination, campaign=campaign, games=games, log=log)
     sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
+
+
+def _listed(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Comma-separated values and repeated flags alike: --policy greedy,random."""
+    return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
+
+
+def _jobs(value: str) -> int | None:
+    if value == "auto":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise click.BadParameter("give a number of processes, or auto for every core.")
+    return int(value)
+
+
+@cli.command(epilog="Examples:\n\n  dmtool balance --games 10000 --html balance.html\n\n"
+             "  dmtool balance --policy greedy,random,planner --players 1,3 --games 2000\n\n"
+             "  dmtool balance --against ../previous-commit --games 5000\n\n"
+             "  dmtool balance --scheduler tcp://10.0.0.5:8786 --games 100000")
+@click.option("--wanderer", default="hollis-brandt", show_default=True, metavar="ID",
+              help="The central wanderer whose games are played. Example: --wanderer hollis-brandt")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Games per configuration; game i uses seed S+i. Example: --games 10000")
+@click.option("--policy", "policies", multiple=True, metavar="LIST",
+              help="Policies to compare, comma-separated (default greedy). Example: --policy greedy,random")
+@click.option("--variant", "variants", multiple=True, metavar="LIST",
+              help="Score-goal variants: short, standard, long (default standard). Example: --variant short,long")
+@click.option("--players", "players", multiple=True, metavar="LIST",
+              help="Player counts, 1 to 4 (default 1). Example: --players 1,3")
+@click.option("--devour", is_flag=True, help="Play with the optional devour rule. Example: --devour")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="The first game's seed. Example: --seed 1000")
+@click.option("--jobs", default="auto", show_default=True, metavar="N|auto",
+              help="Local worker processes; the results are the same for any number. Example: --jobs 2")
+@click.option("--content", type=click.Path(path_type=Path, file_okay=False), default=Path("content"),
+              show_default=True, help="The content folder (or a checkout holding content/). Example: --content ../dm/content")
+@click.option("--against", type=click.Path(path_type=Path, file_okay=False), default=None,
+              metavar="PATH", help="Also play the same seeds on another content tree (or a checkout of "
+              "another commit) and report each outcome's change with a significance test. "
+              "Example: --against ../previous")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask distributed cluster instead of local processes (pip install "
+              "'dmtool[cluster]'). Example: --scheduler tcp://10.0.0.5:8786")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Format of the report on standard output (default text). Example: --format json")
+@click.option("--html", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write a self-contained HTML report with charts. Example: --html balance.html")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the report as JSON. Example: --json balance.json")
+def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
+            players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
+            against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
+            json_path: Path | None) -> None:
+    """Play many seeded games of a wanderer on every core and report what they reach.
+
+    Outcomes with 95% intervals, game length, deaths, ending scores over the rounds, the
+    entries never or seldom read, the tests failed most, and the cards and codas that went
+    with an outcome. The same options and seed always give the same report, whatever
+    --jobs is. Ctrl-C stops early and reports the games finished (exit code 130).
+    Exit code 0 when done, 2 for a usage error.
+    """
+    from dmtool.balance.run import BalanceOptions
+    from dmtool.commands.balance import BalanceRequest, balance_command
+
+    try:
+        counts = tuple(int(p) for p in _listed(players)) or (1,)
+    except ValueError:
+        raise click.BadParameter("give numbers 1 to 4, e.g. 1,3.", param_hint="--players") from None
+    options = BalanceOptions(
+        wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
+        variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
+        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler)
+    sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path)))
 
 
 @cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site\n\n"

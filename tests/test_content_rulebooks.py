@@ -380,6 +380,87 @@ def test_every_source_section_exists() -> None:
             assert source["section"] in _lines(source["rulebook"]), path
 
 
+# ---------------------------------------------------------------- durations, pools, examples
+
+def _hazard_lines(section: str) -> dict[str, str]:
+    return {m[1].lower(): m[2] for m in re.finditer(r"^(\w+) skull icon: (.*)$", section, re.M)}
+
+
+def test_hazard_durations_follow_the_rulebook() -> None:
+    """A rule a hazard puts in force lasts the round only where the rulebook says 'during
+    this round'; where it prints no duration, the content says so instead of inventing one."""
+    chapters = _chapters("madness-reborn")
+    titles = [c["source"]["section"] for c in chapters]
+    seen = 0
+    for chapter in chapters:
+        printed = _hazard_lines(_section("madness-reborn", chapter["source"]["section"], titles))
+        for hazard in chapter["devouring_track"]["hazards"]:
+            for effect in hazard["effects"]:
+                modifier = effect.get("round_modifier")
+                if modifier is None:
+                    continue
+                seen += 1
+                says_round = "during this round" in printed[hazard["skull"]]
+                assert modifier["duration"] == ("round" if says_round else "not-printed"), (
+                    chapter["id"], hazard["skull"])
+    assert seen == 6
+
+
+def test_pools_and_reserves_are_the_whole_supply() -> None:
+    """A pool that can run dry, and the reserve a hazard spawns from, hold the box's count."""
+    manifest = _load("deep-madness/madness-reborn/manifest.yaml")
+    by_name = {c["name"]: c["count"] for c in manifest["components"]}
+    assert "24 Noise Tokens" in _text("madness-reborn")
+    dreamlands = next(c for c in _chapters("madness-reborn") if c["id"] == "the-dreamlands")
+    noise = next(c for c in dreamlands["components"] if c["id"] == "noise-tokens")
+    assert noise["pool"] is True and noise["count"] == by_name["Noise Tokens"] == 24
+    assert "No noise token remains in the pool" in _text("madness-reborn")
+    memories = next(c for c in _chapters("madness-reborn") if c["id"] == "infectious-memories")
+    eggs = next(c for c in memories["components"] if c["id"] == "incarnate-egg-figures")
+    assert eggs["count"] == 6 and "6 Incarnate Eggs" in _text("madness-reborn")
+    assert "Blue skull icon: Devour a room, then spawn an Incarnate Egg in it." in _text(
+        "madness-reborn")
+
+
+def _printed_examples() -> dict[str, list[dict[str, Any]]]:
+    """The red-line examples as the rulebook prints them, one entry per lettered note."""
+    text = _text("rise-of-dagon")
+    found: dict[str, list[dict[str, Any]]] = {}
+    for number in (1, 2):
+        block = text.split(f"Red Space Lines Example {number}", 1)[1].split("\n\n", 2)[1]
+        block = block.split("Red Space Lines Example", 1)[0].split("Shadow of Filth", 1)[0]
+        entries: list[dict[str, Any]] = []
+        for line in block.strip().splitlines():
+            space = line[0]
+            first, _, moved = line.partition("If he were to move to Space ")
+            entries.append(_measures(space, first))
+            if moved:
+                entries.append({**_measures(space, moved), "from_space": moved[0]})
+        found[f"red-lines-example-{number}"] = entries
+    return found
+
+
+def _measures(space: str, text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"space": space, "line_of_sight": "not in" not in text}
+    both = re.search(r"range and distance of (\d+)", text)
+    if both:
+        out["range"] = out["distance"] = int(both[1])
+    else:
+        for key in ("range", "distance"):
+            found = re.search(rf"{key} of (?:only )?(\d+)", text)
+            if found:
+                out[key] = int(found[1])
+    return out
+
+
+def test_red_line_examples_follow_the_rulebook() -> None:
+    rules = _load("deep-madness/rise-of-dagon/expansion-rules.yaml")
+    red = next(r for r in rules["rules"] if r["title"] == "Red Space Lines")
+    printed = _printed_examples()
+    assert {e["id"]: e["spaces"] for e in red["examples"]} == printed
+    assert len(printed["red-lines-example-1"]) == 6 and len(printed["red-lines-example-2"]) == 4
+
+
 # ---------------------------------------------------------------- dmtool check on this content
 
 MINE = ["dawn-of-madness/manifest.yaml", "dawn-of-madness/conditions.yaml",

@@ -180,6 +180,7 @@ def _schemas_for(relative: str) -> list[Path]:
 # Kinds whose files live outside the repository's trees; such files carry a modeline.
 UNMAPPED_KINDS = {
     "campaign-state": "the engine writes it wherever the players keep their campaign",
+    "chapter-campaign-state": "the engine writes it wherever the players keep their campaign",
 }
 
 

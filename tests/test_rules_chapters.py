@@ -47,7 +47,7 @@ board:
 room_deck: [1, 2]
 devoured_deck: [3, 4]
 components:
-  - {{id: noise-tokens, name: Noise Tokens, source: expansion, count: 7, pool: true}}
+  - {{id: noise-tokens, name: Noise Tokens, source: expansion, count: 24, pool: true}}
   - {{id: boss-figure, name: Boss figure, source: expansion, count: 1}}
   - {{id: egg-figure, name: Egg figure, source: expansion, count: 1}}
   - {{id: spawn-markers, name: Spawn markers, source: base-game, count: 99}}
@@ -159,8 +159,8 @@ def test_every_name_is_declared(tmp_path: Path, change: tuple[str, str]) -> None
 
 
 def test_expansion_needs_are_checked_against_the_manifest(tmp_path: Path) -> None:
-    more = ("{id: noise-tokens, name: Noise Tokens, source: expansion, count: 7, pool: true}",
-            "{id: noise-tokens, name: Noise Tokens, source: expansion, count: 25, pool: true}")
+    more = ("{id: noise-tokens, name: Noise Tokens, source: expansion, count: 24, pool: true}",
+            "{id: noise-tokens, name: Noise Tokens, source: expansion, count: 25}")
     assert _codes(tmp_path, more) == ["DM217"]
     unknown = ("{id: egg-figure, name: Egg figure, source: expansion, count: 1}",
                "{id: egg-figures, name: Egg figure, source: expansion, count: 1}")

@@ -1,5 +1,5 @@
-"""Every Dawn of Madness rule id (R01-R48) has at least one passing fixture; the suite fails
-the moment one has none, and `dmtool test --coverage` says which."""
+"""Every rule id of the checklist (R01-R55, both games) has at least one passing fixture;
+the suite fails the moment one has none, and `dmtool test --coverage` says which."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dmtool.loading import read_document
 from dmtool.scenarios.commands import ScenarioOptions, run_tests
-from dmtool.scenarios.coverage import DAWN_OF_MADNESS, RULE_IDS, uncovered
+from dmtool.scenarios.coverage import DAWN_OF_MADNESS, DEEP_MADNESS, RULE_IDS, uncovered
 
 FIXTURES = Path(__file__).parent / "scenarios"
 
@@ -26,6 +26,19 @@ def test_every_dawn_of_madness_rule_has_a_fixture() -> None:
     assert not missing, f"rule ids without a (non-skipped) fixture: {missing}"
 
 
+def test_every_deep_madness_rule_has_a_fixture() -> None:
+    missing = uncovered(_rule_lists(), among=DEEP_MADNESS)
+    assert not missing, f"rule ids without a (non-skipped) fixture: {missing}"
+
+
+def test_deep_madness_rules_have_combination_fixtures() -> None:
+    """Filth with Hydras, losses with filth, campaign with chapter conditions."""
+    lists = [set(rules) for rules in _rule_lists()]
+    for pair in ({"R50", "R51"}, {"R50", "R52"}, {"R53", "R55"}, {"R54", "R50"},
+                 {"R51", "R55"}):
+        assert any(pair <= rules for rules in lists), pair
+
+
 def test_part_two_rules_have_combination_fixtures() -> None:
     """The combinations the issue asks for each have a fixture naming both rules."""
     lists = [set(rules) for rules in _rule_lists()]
@@ -34,13 +47,14 @@ def test_part_two_rules_have_combination_fixtures() -> None:
         assert any(pair <= rules for rules in lists), pair
 
 
-def test_coverage_report_lists_only_the_deep_madness_rules() -> None:
+def test_coverage_report_finds_every_rule_covered() -> None:
     lines: list[str] = []
     run = run_tests(ScenarioOptions(paths=(FIXTURES,), coverage=True), emit=lines.append)
     assert run.exit_code == 0, "".join(lines)
-    assert run.uncovered == [r for r in RULE_IDS if r not in DAWN_OF_MADNESS]
+    assert run.uncovered == []
     report = "".join(lines)
-    assert "rule ids without a fixture (7): R49, R50, R51, R52, R53, R54, R55" in report
+    assert "rule ids without a fixture (0): none" in report
+    assert set(RULE_IDS) == set(DAWN_OF_MADNESS) | set(DEEP_MADNESS)
 
 
 def test_uncovered_notices_a_missing_rule() -> None:

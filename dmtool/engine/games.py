@@ -4,11 +4,12 @@ fixtures and content against what the engine can run)."""
 
 from __future__ import annotations
 
-from dmtool.engine import dawn_of_madness
+from dmtool.engine import dawn_of_madness, deep_madness
 from dmtool.engine.core.registry import Rules
 
 GAMES: dict[str, Rules] = {
     dawn_of_madness.GAME: dawn_of_madness.RULES,
+    deep_madness.GAME: deep_madness.RULES,
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.engine.dawn_of_madness.errors import REJECTIONS
+from dmtool.engine.deep_madness.errors import REJECTIONS as CHAPTER_REJECTIONS
 from dmtool.loading import SourceDocument
 from dmtool.scenarios.coverage import RULE_IDS
 
@@ -30,6 +31,8 @@ def check_document(doc: SourceDocument) -> list[Diagnostic]:
     if "seed" in data and (data.get("dice") or any(s.get("dice") for s in data.get("steps", []))):
         out.append(diagnose("DM401", doc.locate(("seed",), key=True), "A seeded fixture cannot "
                             "also script dice; remove 'seed' or the dice."))
+    if data.get("game") == "deep-madness":
+        return out + _codes(doc, data, CHAPTER_REJECTIONS) + _chapter_names(doc, data)
     setup = data.get("setup", {})
     wanderers = set(setup.get("wanderers", {}))
     monsters = set(setup.get("monsters", {}))
@@ -44,12 +47,33 @@ def check_document(doc: SourceDocument) -> list[Diagnostic]:
             out.append(diagnose("DM402", doc.locate(where), f"The {kind} '{name}' is not in the "
                                 f"fixture's setup (it has: {options}).",
                                 hint=_close(name, known)))
+    return out + _codes(doc, data, REJECTIONS)
+
+
+def _codes(doc: SourceDocument, data: dict[str, Any], codes: dict[str, str]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
     for i, step in enumerate(data.get("steps", [])):
         code = step.get("expect_error")
-        if code is not None and code not in REJECTIONS:
+        if code is not None and code not in codes:
             out.append(diagnose("DM422", doc.locate(("steps", i, "expect_error")),
                                 f"'{code}' is not a rejection code of the engine.",
-                                hint=_close(code, set(REJECTIONS))))
+                                hint=_close(code, set(codes))))
+    return out
+
+
+def _chapter_names(doc: SourceDocument, data: dict[str, Any]) -> list[Diagnostic]:
+    """Investigators a Deep Madness fixture's steps name must be in its setup."""
+    known = set(data.get("setup", {}).get("investigators", {}))
+    out: list[Diagnostic] = []
+    for i, step in enumerate(data.get("steps", [])):
+        for key in ("do", "expect_illegal"):
+            action = step.get(key)
+            name = action.get("investigator") if isinstance(action, dict) else None
+            if name is not None and name not in known and not data["setup"].get("campaign"):
+                out.append(diagnose("DM402", doc.locate(("steps", i, key, "investigator")),
+                                    f"The investigator '{name}' is not in the fixture's setup "
+                                    f"(it has: {', '.join(sorted(known)) or 'none'}).",
+                                    hint=_close(name, known)))
     return out
 
 

@@ -8,32 +8,24 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
-from dmtool.engine.dawn_of_madness import (
-    REJECTIONS,
-    Applied,
-    Catalog,
-    EngineFault,
-    GameState,
-    ScriptedDice,
-    ScriptedPolicy,
-    ScriptError,
-    SeededDice,
-    apply,
-    legal_actions,
-    parse_action,
-)
-from dmtool.engine.dawn_of_madness.engine import is_legal
-from dmtool.engine.dawn_of_madness.errors import Reject
+from dmtool.engine.core.errors import EngineFault, Reject
+from dmtool.engine.core.fixtures import FixtureHooks
+from dmtool.engine.core.policy import ScriptedPolicy
+from dmtool.engine.core.script import ScriptError, StrictScript
+from dmtool.engine.core.transition import Applied
 from dmtool.loading import SourceDocument, read_document
-from dmtool.model.content_index import index_for
-from dmtool.scenarios.build import SetupProblem, build, resolve_content_dir
+from dmtool.scenarios.build import SetupProblem
 from dmtool.scenarios.build_story import CampaignProblem
 from dmtool.scenarios.checks import check_document
+from dmtool.scenarios.dawn import DawnFixtures
+from dmtool.scenarios.deep import DeepFixtures
 from dmtool.scenarios.expect import check_events, check_state
 from dmtool.validation.schema_errors import schema_diagnostics
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 Parts = tuple[Any, ...]
+GAMES: dict[str, FixtureHooks] = {hooks.game: hooks for hooks in (DawnFixtures(), DeepFixtures())}
+DEFAULT_GAME = "dawn-of-madness"
 
 
 @dataclass
@@ -59,10 +51,11 @@ class _Stop(Exception):
 class _Run:
     doc: SourceDocument
     result: FixtureResult
-    dice: ScriptedDice | SeededDice = field(default_factory=ScriptedDice)
+    hooks: FixtureHooks = field(default_factory=DawnFixtures)
+    dice: Any = None
     policy: ScriptedPolicy = field(default_factory=ScriptedPolicy)
-    state: GameState | None = None
-    catalog: Catalog | None = None
+    state: Any = None
+    catalog: Any = None
 
     def fail(self, code: str, where: Parts, message: str, *, key: bool = False,
              hint: str | None = None) -> None:
@@ -112,7 +105,7 @@ def run_document(doc: SourceDocument) -> FixtureResult:
         # the fixture itself is broken: it could not run at all
         result.status = "error"
     if run.state is not None:
-        result.final_state = run.state.to_dict()
+        result.final_state = run.hooks.view(run.state, run.catalog)
     return result
 
 
@@ -136,24 +129,22 @@ def _static(run: _Run) -> None:
 
 
 def _start(run: _Run, data: dict[str, Any]) -> None:
-    content = index_for(resolve_content_dir(Path(run.doc.path), data.get("content")))
+    run.hooks = GAMES[data.get("game", DEFAULT_GAME)]
+    run.dice = run.hooks.dice(data)
     try:
-        run.state, run.catalog = build(data["setup"], content=content,
-                                       base=Path(run.doc.path).parent, display=run.doc.display)
+        run.state, run.catalog = run.hooks.start(data, fixture=Path(run.doc.path),
+                                                 display=run.doc.display)
     except SetupProblem as problem:
         run.stop(problem.code, problem.where, problem.message)
     except CampaignProblem as problem:
         run.result.diagnostics.extend(problem.diagnostics)
         run.result.status = "error"
         raise _Stop from None
-    if "seed" in data:
-        run.dice = SeededDice()
-        run.state.rng = data["setup"].get("rng", data["seed"])  # type: ignore[union-attr]
     _script(run, data, None, ())
 
 
 def _script(run: _Run, block: dict[str, Any], step: int | None, where: Parts) -> None:
-    if isinstance(run.dice, ScriptedDice):
+    if isinstance(run.dice, StrictScript):
         for i, entry in enumerate(block.get("dice", [])):
             run.dice.add(entry, where + ("dice", i), step)
     elif block.get("dice"):
@@ -180,11 +171,12 @@ def _step(run: _Run, index: int, step: dict[str, Any]) -> None:
 
 def _do(run: _Run, index: int, step: dict[str, Any], where: Parts) -> None:
     assert run.state is not None and run.catalog is not None
-    before = run.state.to_dict()
-    dice_mark = run.dice.checkpoint() if isinstance(run.dice, ScriptedDice) else None
+    before = run.hooks.view(run.state, run.catalog)
+    dice_mark = run.dice.checkpoint() if isinstance(run.dice, StrictScript) else None
     policy_mark = run.policy.checkpoint()
     try:
-        outcome = apply(run.state, run.catalog, step["do"], dice=run.dice, policy=run.policy)
+        outcome = run.hooks.apply(run.state, run.catalog, step["do"], dice=run.dice,
+                                  policy=run.policy)
     except ScriptError as problem:
         run.stop(problem.code, problem.where or where + ("do",), problem.message)
     except EngineFault as fault:
@@ -202,43 +194,41 @@ def _do(run: _Run, index: int, step: dict[str, Any], where: Parts) -> None:
             run.stop("DM411", where + ("expect_error",), f"The action was accepted, but the "
                      f"step expects the rejection '{expected_error}'.")
         return
-    if dice_mark is not None and isinstance(run.dice, ScriptedDice):
+    if dice_mark is not None and isinstance(run.dice, StrictScript):
         run.dice.restore(dice_mark)
     run.policy.restore(policy_mark)
     run.result.log.append({"step": index + 1, "event": "rejected", "code": outcome.code,
                            "message": outcome.message})
-    if outcome.code in ("unknown_wanderer", "unknown_monster"):
+    if outcome.code in ("unknown_wanderer", "unknown_monster", "unknown_investigator",
+                        "unknown_figure"):
         run.stop("DM402", where + ("do",), outcome.message)
     if not expected_error:
         run.stop("DM410", where + ("do",), f"The engine rejected the action with "
                  f"'{outcome.code}': {outcome.message} Add 'expect_error: {outcome.code}' if "
                  "that is the point of the step.")
-    if expected_error not in REJECTIONS:
+    if expected_error not in run.hooks.rejections:
         run.stop("DM422", where + ("expect_error",), f"'{expected_error}' is not a rejection "
                  "code of the engine.")
     if outcome.code != expected_error:
         run.stop("DM411", where + ("expect_error",), f"Expected the rejection "
                  f"'{expected_error}', got '{outcome.code}': {outcome.message}")
-    if run.state.to_dict() != before:
+    if run.hooks.view(run.state, run.catalog) != before:
         run.stop("DM418", where + ("do",), "A rejected action changed the state.")
 
 
 def _illegal(run: _Run, data: Any, where: Parts) -> None:
     assert run.state is not None and run.catalog is not None
     try:
-        action = parse_action(data)
+        legal = run.hooks.legal(run.state, run.catalog, data)
     except Reject as bad:
         run.stop("DM401", where, bad.message)
-    legal = is_legal(run.state, run.catalog, action)
-    listed = action.key() in {a.key() for a in legal_actions(run.state, run.catalog)}
-    if legal or listed:
-        run.stop("DM412", where, f"The action {action.to_dict()} is legal now"
-                 f"{' (and listed among the legal actions)' if listed else ''}.")
+    if legal is not None:
+        run.stop("DM412", where, legal)
 
 
 def _unused(run: _Run, step: int | None, where: Parts) -> None:
     every = step is None
-    if isinstance(run.dice, ScriptedDice):
+    if isinstance(run.dice, StrictScript):
         for entry in run.dice.unused(step=step, every=every):
             run.fail("DM405", entry.where, f"This scripted roll was never used"
                      f"{' by its step' if step is not None else ''}: {entry.data}.")
@@ -251,7 +241,7 @@ def _unused(run: _Run, step: int | None, where: Parts) -> None:
 
 def _expect(run: _Run, expected: dict[str, Any], where: Parts) -> None:
     assert run.state is not None
-    view = run.state.to_dict()
+    view = run.hooks.view(run.state, run.catalog)
     for miss in check_state(view, expected) + check_events(run.result.log, expected):
         run.fail(miss.code, where + (miss.key,), miss.message, key=miss.code in ("DM409",
                                                                                 "DM413"))

@@ -99,7 +99,7 @@ def draw_all(found: list[Picture]) -> tuple[list[Page], dict[str, str]]:
 
 def map_page(title: str, book_page: str, found: list[Picture], problems: dict[str, str]) -> str:
     """The page holding the pictures: the whole storybook (pan and zoom), then each ending."""
-    blocks = ["---\nhide:\n  - navigation\n  - toc\n---", f"# Map of {plain(title)}",
+    blocks = ["---\nhide:\n  - navigation\n  - toc\nsearch:\n  exclude: true\n---", f"# Map of {plain(title)}",
               f"Every shape is an entry of [{plain(title)}]({posixpath.basename(book_page)}): "
               "click one to read it. Arrows are the ways on, labelled with what leads there "
               "(a test's outcome, a choice, a condition, points gained). "

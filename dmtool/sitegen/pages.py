@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.loading import SourceDocument
+from dmtool.model.describe.text import humanise
 from dmtool.sitegen.markdown import slug
 
 # A MkDocs nav: a list of {title: path} or {title: [nested nav]} mappings.
@@ -59,8 +60,8 @@ def nav_title(text: str) -> str:
 
 
 def id_title(identifier: str) -> str:
-    """'madness-reborn' -> 'Madness Reborn', for groups that have no title of their own."""
-    return " ".join(word.capitalize() for word in str(identifier).split("-"))
+    """'rise-of-dagon' -> 'Rise of Dagon', for groups that have no title of their own."""
+    return humanise(str(identifier))
 
 
 def page_path(folder: str, data: dict[str, Any], *, taken: set[str]) -> str:

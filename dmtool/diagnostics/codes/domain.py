@@ -1,4 +1,4 @@
-"""Diagnostic codes of the rulebook domain rules (DM210-DM249): manifests, chapters, campaigns."""
+"""Diagnostic codes of the rulebook domain rules (DM210-DM249): manifests, chapters, supplies, campaigns."""
 
 from __future__ import annotations
 
@@ -92,6 +92,28 @@ _CHAPTERS: tuple[CodeInfo, ...] = (
              "Chapters of one expansion are numbered in rulebook order; two with the same number "
              "make the order (and any campaign) ambiguous.",
              "# both chapters of madness-reborn\nnumber: 2\n"),
+    CodeInfo("DM229", "threshold-beyond-supply", "Condition needs more than the box holds", E,
+             "A chapter or expansion condition counts an expansion component and needs more of "
+             "it than the expansion's manifest lists, so it can never hold (and the rule it "
+             "stands for never fires). Check the threshold against the rulebook.",
+             "when: {count: {of: {component: infection-tokens}, in: held_total, at_least: 10}}  "
+             "# box: 9\n"),
+    CodeInfo("DM230", "pool-size-mismatch", "Pool not sized as the box", E,
+             "A component marked as a pool is the whole supply that can run dry during the "
+             "chapter, so its size is the manifest's count; a smaller number would make the "
+             "engine lose the chapter too early (or never).",
+             "- {id: noise-tokens, name: Noise Tokens, source: expansion, count: 7, pool: true}  "
+             "# box: 24\n"),
+    CodeInfo("DM231", "reserve-size-mismatch", "Reserve not sized as the box", E,
+             "A monster the chapter's effects spawn comes from its reserve, which holds all of "
+             "its figures in the box; the count of its figure component must be the manifest's "
+             "(or left out), or the reserve runs out at the wrong moment.",
+             "- {id: incarnate-egg-figures, name: Incarnate Egg figures, source: expansion, "
+             "count: 3}  # box: 6\n"),
+    CodeInfo("DM232", "placed-beyond-count", "Board places more than the chapter has", E,
+             "The board's markers put more pieces of a component on the board than the chapter "
+             "declares (or, without a count, than the box holds).",
+             "markers:\n  - {component: hunger-marker, rooms: [2, 3], count: 1}  # only 1\n"),
 )
 
 _CAMPAIGNS: tuple[CodeInfo, ...] = (

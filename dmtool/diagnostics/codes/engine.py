@@ -101,4 +101,11 @@ CODES: tuple[CodeInfo, ...] = (
              "token on a family the abomination does not belong to.",
              "wanderers:\n  hollis-brandt:\n    legacy_cards: [the-accretion/legacy-1, "
              "the-accretion/legacy-2]\n"),
+    CodeInfo("DM426", "campaign-chapter-order", "Chapter played out of campaign order", E,
+             "A chapter campaign state (Rise of Dagon) is played chapter by chapter in order: "
+             "the chapters it records as won must be the campaign's first ones, its next "
+             "chapter the one after them, and a chapter can only start from a state whose "
+             "next chapter it is (not once the campaign is won or lost).",
+             "completed: [rite-of-bile]\nnext_chapter: dagon-rising   # virulent-whispers "
+             "comes first\n"),
 )

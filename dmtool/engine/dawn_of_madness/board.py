@@ -29,6 +29,8 @@ class Board:
     paths: list[tuple[int, int]] = field(default_factory=grid_paths)
     _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
     _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _within: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False,
+                                                      compare=False)
 
     def __post_init__(self) -> None:
         adj: dict[int, set[int]] = {n: set() for n in SHARDS}
@@ -57,9 +59,13 @@ class Board:
         return self._dist[a].get(b)
 
     def within(self, shard: int, spaces: int) -> list[int]:
-        """Shards at distance 1..spaces, nearest first then by number."""
-        found = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
-        return [n for _, n in sorted(found)]
+        """Shards at distance 1..spaces, nearest first then by number (a fresh list; the
+        paths never change, so the answer is worked out once per shard and range)."""
+        key = (shard, spaces)
+        if key not in self._within:
+            found = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
+            self._within[key] = [n for _, n in sorted(found)]
+        return list(self._within[key])
 
     def steps_toward(self, here: int, target: int) -> list[int]:
         """Neighbours of `here` that lie on a shortest path to `target`."""

@@ -4,18 +4,17 @@ atomically (the old file stays whole until the new one replaces it) when a game 
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
+from dmtool.engine.core.modeline import schema_modeline
 from dmtool.engine.dawn_of_madness.campaign_checks import check_campaign
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.loading import read_document
-from dmtool.validation.schemas import default_schema_dir
 from dmtool.writing import create_file, rewrite_file
 
 KIND = "campaign-state"
@@ -139,12 +138,7 @@ def write_campaign(path: Path, campaign: CampaignState, *, replacing: bytes | No
 
 
 def render(campaign: CampaignState, path: Path | None = None) -> str:
-    schema = default_schema_dir() / f"{KIND}.schema.json"
-    try:
-        where = Path(os.path.relpath(schema, (path or Path("x")).resolve().parent)).as_posix()
-    except ValueError:  # another drive: no relative path exists
-        where = schema.as_uri()
-    lines = [f"# yaml-language-server: $schema={where}"]
+    lines = [schema_modeline(KIND, path)]
     lines += _emit(campaign.to_data(), 0)
     return "\n".join(lines) + "\n"
 

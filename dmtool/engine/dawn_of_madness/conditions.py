@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from dmtool.engine.core.logic import register_combinators
 from dmtool.engine.dawn_of_madness.constants import domains_from_mapping, satisfies
 from dmtool.engine.dawn_of_madness.context import Ctx
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.placement import place
 from dmtool.engine.dawn_of_madness.registry import RULES
-from dmtool.engine.dawn_of_madness.story import holds
 
 condition = RULES.condition
+register_combinators(RULES)
 
 
 def _w(ctx: Ctx, name: str) -> Any:
@@ -20,21 +21,6 @@ def _w(ctx: Ctx, name: str) -> Any:
 
 def _monster_id(ctx: Ctx, ref: str) -> str:
     return (ctx.state.abomination or "") if ref == "abomination" else ref
-
-
-@condition("all")
-def _all(ctx: Ctx, items: list[dict[str, Any]]) -> bool:
-    return all(holds(ctx, c) for c in items)
-
-
-@condition("any")
-def _any(ctx: Ctx, items: list[dict[str, Any]]) -> bool:
-    return any(holds(ctx, c) for c in items)
-
-
-@condition("not")
-def _not(ctx: Ctx, item: dict[str, Any]) -> bool:
-    return not holds(ctx, item)
 
 
 @condition("has_coda")

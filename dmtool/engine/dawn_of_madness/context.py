@@ -3,8 +3,6 @@ resolving (a wanderer, or a monster acting)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -85,16 +83,10 @@ class Ctx(Context):
     def counts_alive(self, w: Wanderer) -> bool:
         return w.alive or self.frozen(w)
 
-    @contextmanager
     def acting(self, *, who: str | None = None, monster: str | None = None,
-               keep_monster: bool = False) -> Iterator[None]:
-        saved = (self.who, self.monster)
-        self.who = who
-        self.monster = monster if not keep_monster else self.monster
-        try:
-            yield
-        finally:
-            self.who, self.monster = saved
+               keep_monster: bool = False) -> _Acting:
+        """`with ctx.acting(who=...)`: resolve as this wanderer (or monster) inside."""
+        return _Acting(self, who, self.monster if keep_monster else monster)
 
     def encounter_of(self, wanderer: str) -> Frame | None:
         """The innermost encounter this wanderer is resolving, if any (even when a monster
@@ -104,13 +96,44 @@ class Ctx(Context):
                 return frame
         return None
 
-    @contextmanager
-    def in_frame(self, frame: Frame) -> Iterator[Frame]:
-        saved = self.frame
-        self.outer.append(saved)
-        self.frame = frame
-        try:
-            yield frame
-        finally:
-            self.frame = saved
-            self.outer.pop()
+    def in_frame(self, frame: Frame) -> _InFrame:
+        """`with ctx.in_frame(frame) as f`: resolve inside a new story frame."""
+        return _InFrame(self, frame)
+
+
+# Plain classes rather than @contextmanager: a game enters these tens of thousands of times,
+# and a generator-based manager costs several times as much per entry.
+class _Acting:
+    __slots__ = ("ctx", "monster", "saved", "who")
+
+    def __init__(self, ctx: Ctx, who: str | None, monster: str | None) -> None:
+        self.ctx, self.who, self.monster = ctx, who, monster
+        self.saved: tuple[str | None, str | None] = (None, None)
+
+    def __enter__(self) -> None:
+        ctx = self.ctx
+        self.saved = (ctx.who, ctx.monster)
+        ctx.who, ctx.monster = self.who, self.monster
+
+    def __exit__(self, *exc: object) -> None:
+        self.ctx.who, self.ctx.monster = self.saved
+
+
+class _InFrame:
+    __slots__ = ("ctx", "frame", "saved")
+
+    def __init__(self, ctx: Ctx, frame: Frame) -> None:
+        self.ctx, self.frame = ctx, frame
+        self.saved: Frame | None = None
+
+    def __enter__(self) -> Frame:
+        ctx = self.ctx
+        self.saved = ctx.frame
+        ctx.outer.append(ctx.frame)
+        ctx.frame = self.frame
+        return self.frame
+
+    def __exit__(self, *exc: object) -> None:
+        ctx = self.ctx
+        ctx.frame = self.saved  # type: ignore[assignment]
+        ctx.outer.pop()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from dmtool.engine.core.policy import Policy
+from dmtool.engine.core.transition import Applied, Rejected
 
 # Importing the rule modules fills the registry: every effect, condition, step and hook is
 # registered before the first transition runs.
@@ -13,7 +13,7 @@ from dmtool.engine.dawn_of_madness import conditions, health, monsters, phases, 
 from dmtool.engine.dawn_of_madness.actions import SYSTEM_ACTIONS, Action, check, parse_action
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import domain_text
-from dmtool.engine.dawn_of_madness.context import Ctx, Event
+from dmtool.engine.dawn_of_madness.context import Ctx
 from dmtool.engine.dawn_of_madness.dice import DiceSource
 from dmtool.engine.dawn_of_madness.effects import board, flow, monster, wanderer  # noqa: F401
 from dmtool.engine.dawn_of_madness.errors import Reject
@@ -23,22 +23,6 @@ from dmtool.engine.dawn_of_madness.perform import perform
 from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.engine.dawn_of_madness.turns import active_characters
-
-
-@dataclass(frozen=True)
-class Applied:
-    state: GameState
-    events: list[Event]
-
-    ok = True
-
-
-@dataclass(frozen=True)
-class Rejected:
-    code: str
-    message: str
-
-    ok = False
 
 
 def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,

@@ -1,12 +1,15 @@
-"""The interpreter of the content vocabulary: effect lists and conditions through the
-registry, storybook entries, encounters, and death inside them."""
+"""The interpreter of the content vocabulary: effect lists through the registry (conditions
+through the core's `holds`), storybook entries, encounters, and death inside them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from dmtool.engine.core.logic import holds
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.errors import EngineFault
+
+__all__ = ["encounter", "holds", "resolve_entry", "run_effects"]
 
 
 def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
@@ -37,15 +40,6 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
             handler(ctx, value)
     finally:
         frame.depth -= 1
-
-
-def holds(ctx: Ctx, cond: dict[str, Any]) -> bool:
-    """Evaluate one condition of the vocabulary through its registered evaluator."""
-    [(name, value)] = cond.items()
-    check = ctx.rules.conditions.get(name)
-    if check is None:
-        raise EngineFault(f"no evaluator for the condition '{name}'")
-    return bool(check(ctx, value))
 
 
 def resolve_entry(ctx: Ctx, number: int) -> None:

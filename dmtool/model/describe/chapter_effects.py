@@ -193,7 +193,9 @@ def _round_modifier(value: Any, names: Names) -> Described:
         clause = chapter_clause(applies, names)
         who = (phrase("every investigator who ", clause.words) if clause.scoped
                else phrase("if ", clause.words, ", every investigator"))
-    return Described("", phrase("until the end of the round, ", who, f" {rule}"))
+    lasting = ("until the end of the round, " if value.get("duration", "round") == "round"
+               else "for a time the rulebook does not print, ")
+    return Described("", phrase(lasting, who, f" {rule}"))
 
 
 def _flood_rooms(value: Any, names: Names) -> Described:

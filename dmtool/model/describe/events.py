@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from dmtool.model.describe.chapter_events import CHAPTER_EVENTS
 from dmtool.model.describe.text import count, humanise
 
 Event = Mapping[str, Any]
@@ -209,6 +210,7 @@ EVENTS: dict[str, Template] = {
     "stage_won": lambda e: f"The wanderer stage is won ({_words(e.get('reason'))}).",
     "stage_failed": lambda e: f"The wanderer stage is failed ({_words(e.get('reason'))}).",
 }
+EVENTS.update(CHAPTER_EVENTS)  # Deep Madness chapters (the two games share no event name)
 HIDDEN = ("step", "event")
 
 

@@ -25,7 +25,7 @@ from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
-from dmtool.engine.dawn_of_madness.play.players import POLICIES
+from dmtool.engine.dawn_of_madness.play.policies import policy_names
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
@@ -63,8 +63,8 @@ def _variant(options: PlayOptions) -> str:
 
 
 def _check(options: PlayOptions) -> None:
-    if options.policy not in POLICIES:
-        raise UsageError(f"--policy must be one of {', '.join(POLICIES)}.")
+    if options.policy not in policy_names():
+        raise UsageError(f"--policy must be one of {', '.join(policy_names())}.")
     if not 1 <= options.players <= 4:
         raise UsageError("--players must be 1 to 4 (one player plays two wanderers).")
     if options.games < 1:
@@ -151,7 +151,7 @@ def summary(result: GameResult) -> str:
     state = result.state
     scores = " ".join(f"{e} {n}" for e, n in state.scores.items())
     if result.stalled:
-        return f"result: stalled after {len(result.record['steps'])} steps (round {state.round})"
+        return f"result: stalled after {result.steps} steps (round {state.round})"
     if state.stage == "finale":
         return (f"result: ending {state.ending}, concluded in entry "
                 f"{(state.conclusion or {}).get('entry')} (finale round {state.round}); "

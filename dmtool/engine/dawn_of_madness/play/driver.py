@@ -14,14 +14,14 @@ from dmtool.engine.dawn_of_madness.context import Event
 from dmtool.engine.dawn_of_madness.dice import SeededDice
 from dmtool.engine.dawn_of_madness.engine import Applied, apply, candidate_actions, is_legal
 from dmtool.engine.dawn_of_madness.errors import EngineFault
-from dmtool.engine.dawn_of_madness.play.greedy import rank
 from dmtool.engine.dawn_of_madness.play.newgame import (
     NewGame,
     board_catalog,
     layout_for,
     new_state,
 )
-from dmtool.engine.dawn_of_madness.play.players import Chooser, Recorder, Replayer
+from dmtool.engine.dawn_of_madness.play.players import Player, Recorder, Replayer
+from dmtool.engine.dawn_of_madness.play.policies import make_player
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
@@ -38,6 +38,7 @@ class GameResult:
     record: dict[str, Any]
     stalled: bool = False
     states: list[GameState] = field(default_factory=list)
+    steps: int = 0  # engine steps applied (the record's steps, when it keeps them)
 
     @property
     def outcome(self) -> str:
@@ -49,7 +50,7 @@ class GameResult:
         return "failed"
 
 
-def next_action(state: GameState, catalog: Catalog, chooser: Chooser) -> Action:
+def next_action(state: GameState, catalog: Catalog, chooser: Player) -> Action:
     """The system step due now, or the automatic players' pick of a legal action."""
     if state.stage == "wanderer" and state.outcome == "won":
         return Action("start_finale", None, {})
@@ -64,22 +65,23 @@ def next_action(state: GameState, catalog: Catalog, chooser: Chooser) -> Action:
     monsters = [a for a in candidates if a.kind == "activate"]
     if monsters:  # a tie among monsters on the track: the players pick which acts
         return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
-    if chooser.policy == "greedy":
-        candidates = rank(state, catalog, candidates)
-    return chooser.pick(candidates, lambda a: is_legal(state, catalog, a, active=active))
+    return chooser.choose(state, catalog, candidates,
+                          lambda a: is_legal(state, catalog, a, active=active))
 
 
 def play(base: Catalog, game: NewGame, *, policy: str = "random",
          campaign: CampaignState | None = None, keep_states: bool = False,
-         on_event: Callable[[Event], None] | None = None) -> GameResult:
+         on_event: Callable[[Event], None] | None = None,
+         keep_record: bool = True) -> GameResult:
     """Set up and play one game to its end (a failed wanderer stage, or a concluded
     finale). The same inputs always give the same game."""
     layout = layout_for(game.seed)
     catalog = board_catalog(base, layout)
     state = new_state(catalog, game, campaign)
-    record: dict[str, Any] = {"game": game.__dict__, "layout": layout,
-                              "initial": state.to_dict(), "steps": []}
-    chooser = Chooser(policy, game.seed ^ POLICY_SALT)
+    record: dict[str, Any] = {"game": game.__dict__, "layout": layout}
+    if keep_record:  # what a replay needs; many-game statistics need only the log
+        record.update(initial=state.to_dict(), steps=[])
+    chooser = make_player(policy, game.seed ^ POLICY_SALT)
     recorder = Recorder(chooser)
     dice = SeededDice()
     log: list[Event] = []
@@ -97,7 +99,8 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
                               f"{done.code} ({done.message})")
         state = done.state
-        record["steps"].append({"action": action.to_dict(), "answers": recorder.answers})
+        if keep_record:
+            record["steps"].append({"action": action.to_dict(), "answers": recorder.answers})
         for event in done.events:
             tagged = {"step": count, **event}
             log.append(tagged)
@@ -106,9 +109,9 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
         if keep_states:
             states.append(state)
         if state.game_over:
-            return GameResult(state, log, record, states=states)
+            return GameResult(state, log, record, states=states, steps=count)
         action = None
-    return GameResult(state, log, record, stalled=True, states=states)
+    return GameResult(state, log, record, stalled=True, states=states, steps=MAX_STEPS)
 
 
 def replay(base: Catalog, record: dict[str, Any]) -> GameState:

@@ -18,39 +18,53 @@ YES = ("defend", "spend_domains", "discard_cards", "may")
 
 
 def rank(state: GameState, catalog: Catalog, actions: list[Action]) -> list[Action]:
-    """The candidates, best first (ties keep the engine's order)."""
-    goals: dict[int, int | None] = {}
-    scored = [(-_value(state, catalog, a, goals), i, a) for i, a in enumerate(actions)]
-    return [a for _, _, a in sorted(scored, key=lambda t: (t[0], t[1]))]
+    """The candidates, best first (ties keep the engine's order: the sort is stable).
 
-
-def _value(state: GameState, catalog: Catalog, action: Action,
-           goals: dict[int, int | None]) -> float:
-    kind, args = action.kind, action.args if isinstance(action.args, dict) else {}
-    bonus = 0.0
-    if kind == "support":
-        inner = [k for k in args if k != "card"]
-        kind, args, bonus = inner[0], args[inner[0]], 1.0
-    value = KIND_VALUE.get(kind, 10) + bonus
-    w = state.wanderers.get(action.wanderer or "")
-    if w is None or w.shard is None:
-        return value
+    This runs for every decision of every greedy game over some fifty candidates, most of
+    them moves: each wanderer's place and goal are looked up once, not once per move."""
     board = catalog.board
-    if kind == "attack":
-        m = state.monsters.get(args.get("monster", ""))
-        far = board.distance(w.shard, m.shard) if m else None
-        value -= 10 * (far or 0)
-    elif kind == "move":
-        if w.shard not in goals:
-            goals[w.shard] = _goal(state, catalog, w.shard)
-        goal = goals[w.shard]
-        to = args.get("to")
-        if goal is not None and isinstance(to, int):
-            before, after = board.distance(w.shard, goal), board.distance(to, goal)
-            value += 10 * ((before or 0) - (after or 0))
-        else:
-            value -= 5
-    return value
+    goals: dict[int, int | None] = {}
+    places: dict[str | None, tuple[int, int | None] | None] = {}
+    values: list[float] = []
+    for action in actions:
+        kind, args = action.kind, action.args if isinstance(action.args, dict) else {}
+        bonus = 0.0
+        if kind == "support":
+            inner = [k for k in args if k != "card"]
+            kind, args, bonus = inner[0], args[inner[0]], 1.0
+        value = KIND_VALUE.get(kind, 10) + bonus
+        if kind == "attack" or kind == "move":
+            who = action.wanderer
+            if who not in places:
+                places[who] = _place(state, catalog, who, goals)
+            place = places[who]
+            if place is not None:
+                here, goal = place
+                if kind == "attack":
+                    m = state.monsters.get(args.get("monster", ""))
+                    far = board.distance(here, m.shard) if m else None
+                    value -= 10 * (far or 0)
+                else:
+                    to = args.get("to")
+                    if goal is not None and isinstance(to, int):
+                        before, after = board.distance(here, goal), board.distance(to, goal)
+                        value += 10 * ((before or 0) - (after or 0))
+                    else:
+                        value -= 5
+        values.append(value)
+    order = sorted(range(len(actions)), key=values.__getitem__, reverse=True)
+    return [actions[i] for i in order]
+
+
+def _place(state: GameState, catalog: Catalog, who: str | None,
+           goals: dict[int, int | None]) -> tuple[int, int | None] | None:
+    """A wanderer's shard and the shard it walks toward (None off the board)."""
+    w = state.wanderers.get(who or "")
+    if w is None or w.shard is None:
+        return None
+    if w.shard not in goals:
+        goals[w.shard] = _goal(state, catalog, w.shard)
+    return w.shard, goals[w.shard]
 
 
 def _goal(state: GameState, catalog: Catalog, here: int) -> int | None:

@@ -12,16 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from dmtool.engine.core import rng
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.core.script import ScriptError
 from dmtool.engine.dawn_of_madness.actions import Action
-from dmtool.engine.dawn_of_madness.play.greedy import answer
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.play.greedy import answer, rank
+from dmtool.engine.dawn_of_madness.state import GameState
 
-POLICIES = ("random", "first", "greedy")
+CHOOSER_POLICIES = ("random", "first", "greedy")  # the policies a Chooser plays
 YES_NO = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
+
+
+class Player(Protocol):
+    """What the game loop asks of an automatic player (built in or plugged in)."""
+
+    def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
+               legal: Callable[[Action], bool]) -> Action:
+        """One of `candidates` for which `legal` is true (test only as many as needed)."""
+
+    def action(self, actions: list[Action]) -> Action:
+        """One of `actions`, all legal (which monster acts when several tie)."""
+
+    def ask(self, question: Question) -> tuple[str, Any]:
+        """(key, answer) to a question the rules ask while an action resolves."""
 
 
 @dataclass
@@ -32,12 +48,19 @@ class Chooser:
     seed: int
 
     def __post_init__(self) -> None:
-        if self.policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+        if self.policy not in CHOOSER_POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(CHOOSER_POLICIES)}")
 
     def _below(self, n: int) -> int:
         self.seed, value = rng.below(self.seed, n)
         return value
+
+    def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
+               legal: Callable[[Action], bool]) -> Action:
+        """A wanderer action: 'greedy' ranks the candidates first."""
+        if self.policy == "greedy":
+            candidates = rank(state, catalog, candidates)
+        return self.pick(candidates, legal)
 
     def action(self, actions: list[Action]) -> Action:
         """A pick among actions that are all legal."""
@@ -97,9 +120,9 @@ class Chooser:
 
 @dataclass
 class Recorder:
-    """A policy that answers through a Chooser and keeps every answer, in order."""
+    """A policy that answers through a player and keeps every answer, in order."""
 
-    chooser: Chooser
+    chooser: Player
     answers: list[list[Any]] = field(default_factory=list)
 
     def ask(self, question: Question) -> tuple[str, Any]:

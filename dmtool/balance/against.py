@@ -1,0 +1,52 @@
+"""`--against`: the same seeds played on another content tree, and what changed.
+
+Both runs play game i of a configuration with the same seed, so the games come in pairs.
+Each outcome is tested with McNemar's exact test on those pairs: only the seeds whose games
+changed between the trees count, which is both exact and far more sensitive than comparing
+two independent samples. Holm's correction over a configuration's outcomes says which
+changes an author can trust.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dmtool.balance.pool import RunResult
+from dmtool.balance.report import rate
+from dmtool.balance.stats import holm, mcnemar
+from dmtool.balance.tally import Tally
+
+SIGNIFICANT = 0.05
+
+
+def _changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
+    old = dict(before.paired)
+    new = dict(after.paired)
+    seeds = sorted(set(old) & set(new))
+    names = sorted(set(before.outcomes) | set(after.outcomes))
+    rows = []
+    for name in names:
+        only_before = sum(1 for s in seeds if name in old[s] and name not in new[s])
+        only_after = sum(1 for s in seeds if name in new[s] and name not in old[s])
+        was = sum(1 for s in seeds if name in old[s])
+        now = sum(1 for s in seeds if name in new[s])
+        rows.append({"outcome": name, "before": rate(was, len(seeds)),
+                     "after": rate(now, len(seeds)), "only_before": only_before,
+                     "only_after": only_after, "p": mcnemar(only_before, only_after)})
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+        row["p_holm"] = adjusted
+        row["significant"] = adjusted < SIGNIFICANT
+    rows.sort(key=lambda r: (r["p"], r["outcome"]))
+    return rows
+
+
+def compare(before: RunResult, after: RunResult, *, path: str) -> dict[str, Any]:
+    """Per configuration, every outcome's rate on both trees and its paired test."""
+    return {"path": path, "test": "McNemar's exact test on games paired by seed, "
+                                  "Holm-corrected per configuration",
+            "configurations": [
+                {"label": config.label, "games": len(set(dict(old.paired)) &
+                                                     set(dict(new.paired))),
+                 "changes": _changes(old, new)}
+                for config, old, new in zip(after.configs, before.tallies, after.tallies)]}
+

@@ -1,0 +1,120 @@
+"""The balance report as plain data: what text, JSON and HTML all render."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from dmtool.balance.decisive import decisive_items
+from dmtool.balance.games import Bundle
+from dmtool.balance.pool import RunResult
+from dmtool.balance.stats import mean, wilson
+from dmtool.balance.summary import exact_chance
+from dmtool.balance.tally import FINALE, Tally
+from dmtool.engine.dawn_of_madness.constants import ENDINGS
+
+LEAST = 10  # entries reached least, listed
+HARDEST = 15  # tests failed most often, listed
+SCHEMA = 1  # the JSON report's format version
+
+
+def rate(count: int, games: int) -> dict[str, Any]:
+    low, high = wilson(count, games)
+    return {"games": count, "rate": _r(count / games if games else 0.0),
+            "ci": [_r(low), _r(high)]}
+
+
+def _r(value: float) -> float:
+    """Rounded for reports: equal inputs give equal texts, and the noise digits go."""
+    return round(value, 6)
+
+
+def _histogram(counts: Counter[int]) -> dict[str, Any]:
+    values = [v for v, n in counts.items() for _ in range(n)]
+    return {"mean": _r(mean(values)), "histogram": {str(k): counts[k] for k in sorted(counts)}}
+
+
+def _outcomes(tally: Tally, bundle: Bundle) -> list[dict[str, Any]]:
+    """Every outcome label with its rate: the finale or each failure, each ending, each
+    conclusion (with its title), broadest first, commonest first within a level."""
+    titles = {f"ending {e}": str(d.get("title", "")) for e, d in bundle.catalog.endings.items()}
+    for ending, data in bundle.catalog.endings.items():
+        for c in data.get("conclusions", []):
+            titles[f"ending {ending}, conclusion {c['entry']}"] = str(c.get("title", ""))
+
+    def level(name: str) -> int:
+        return 0 if name == FINALE or not name.startswith("ending") else (
+            2 if "conclusion" in name else 1)
+
+    names = sorted(tally.outcomes, key=lambda n: (level(n), -tally.outcomes[n], n))
+    out = []
+    for name in names:
+        base = name.split(" (central")[0]
+        out.append({"outcome": name, "level": level(name), "title": titles.get(base, ""),
+                    **rate(tally.outcomes[name], tally.games),
+                    "example_seed": tally.examples[name]})
+    return out
+
+
+def _scores(tally: Tally) -> dict[str, Any]:
+    rounds = sorted(tally.score_sums)
+    means = {e: [_r(tally.score_sums[r][i] / tally.score_games[r]) for r in rounds]
+             for i, e in enumerate(ENDINGS)}
+    return {"rounds": rounds, "games": [tally.score_games[r] for r in rounds], "mean": means}
+
+
+def _entries(tally: Tally, bundle: Bundle) -> dict[str, Any]:
+    entries = bundle.catalog.entries
+    never = [{"entry": n, "title": str(entries[n].get("title", ""))}
+             for n in sorted(entries) if not tally.entries.get(n)]
+    reached = sorted((count, n) for n, count in tally.entries.items() if n in entries)
+    least = [{"entry": n, "title": str(entries[n].get("title", "")),
+              **rate(count, tally.games)} for count, n in reached[:LEAST]]
+    return {"count": len(entries), "reached": len(reached), "never": never, "least": least}
+
+
+def _tests(tally: Tally, bundle: Bundle) -> list[dict[str, Any]]:
+    """The tests failed most often: tries, observed pass rate (help, stored domains and
+    cards included), the exact chance of the dice rolled, and (for storybook tests) the
+    exact chance at the central wanderer's starting sentience, as `dmtool odds` gives."""
+    start = bundle.catalog.wanderers[bundle.wanderer]["dashboard"]["sentience"]
+    dice = tuple(sorted((c, max(0, int(n))) for c, n in start.items()))
+    rows = []
+    for (where, need), test in tally.tests.items():
+        title = ""
+        if where.startswith("entry "):
+            title = str(bundle.catalog.entries[int(where.split()[1])].get("title", ""))
+        rows.append({"where": where, "title": title, "need": need, "tries": test.tries,
+                     "failed": test.tries - test.passed,
+                     "observed": rate(test.passed, test.tries),
+                     "exact_rolled": _r(test.exact / test.tries),
+                     "exact_at_start": _r(exact_chance(tuple(need.split(", ")), dice))})
+    rows.sort(key=lambda r: (-r["failed"], r["where"], r["need"]))
+    return rows[:HARDEST]
+
+
+def configuration(tally: Tally, bundle: Bundle, label: str, config: dict[str, Any],
+                  asked: int) -> dict[str, Any]:
+    """One configuration's section of the report."""
+    return {
+        "label": label, "config": config, "games": tally.games, "asked": asked,
+        "steps_per_game": _r(tally.steps / tally.games) if tally.games else 0.0,
+        "outcomes": _outcomes(tally, bundle),
+        "rounds": _histogram(tally.rounds), "finale_rounds": _histogram(tally.finale_rounds),
+        "deaths": _histogram(tally.deaths), "withered": _histogram(tally.withered),
+        "scores": _scores(tally), "entries": _entries(tally, bundle),
+        "tests": _tests(tally, bundle), "decisive": decisive_items(tally),
+    }
+
+
+def build(result: RunResult, bundle: Bundle, *, seed: int) -> dict[str, Any]:
+    """The whole report: one section per configuration, in the order asked."""
+    sections = [configuration(t, bundle, c.label, {"policy": c.policy, "variant": c.variant,
+                                                   "players": c.players, "devour": c.devour},
+                              result.games)
+                for c, t in zip(result.configs, result.tallies)]
+    book = bundle.catalog.wanderers[bundle.wanderer].get("storybook", "")
+    return {"schema": SCHEMA, "tool": "dmtool balance", "wanderer": bundle.wanderer,
+            "storybook": book, "seed": seed, "games": result.games,
+            "finished": result.finished, "interrupted": result.interrupted,
+            "configurations": sections}

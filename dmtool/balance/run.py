@@ -1,0 +1,116 @@
+"""`dmtool balance` as a plain function: options in, a report (and a comparison) out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dmtool.balance.against import compare
+from dmtool.balance.games import Bundle, Config, chunks
+from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
+from dmtool.balance.report import build
+from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
+from dmtool.engine.dawn_of_madness.play.policies import policy_names
+from dmtool.errors import UsageError
+
+
+@dataclass(frozen=True)
+class BalanceOptions:
+    """What `dmtool balance` was asked to do."""
+
+    wanderer: str = "hollis-brandt"
+    games: int = 1000
+    policies: tuple[str, ...] = ("greedy",)
+    variants: tuple[str, ...] = ("standard",)
+    players: tuple[int, ...] = (1,)
+    devour: bool = False
+    seed: int = 0
+    jobs: int | None = None  # None: every core
+    content: Path = Path("content")
+    against: Path | None = None
+    scheduler: str | None = None
+
+
+@dataclass
+class BalanceOutcome:
+    """The report (plain data), and how the run went (for the command's closing line)."""
+
+    report: dict[str, Any]
+    runs: list[RunResult] = field(default_factory=list)
+    workers: str = ""
+
+    @property
+    def interrupted(self) -> bool:
+        return any(r.interrupted for r in self.runs)
+
+
+def content_root(path: Path) -> Path:
+    """A content folder, or a checkout (such as a git worktree) that holds one."""
+    return path / "content" if (path / "content").is_dir() else path
+
+
+def configurations(options: BalanceOptions) -> tuple[Config, ...]:
+    names = policy_names()
+    for policy in options.policies:
+        if policy not in names:
+            raise UsageError(f"--policy: '{policy}' is not one of {', '.join(names)}.")
+    for variant in options.variants:
+        if variant not in SCORE_GOALS:
+            raise UsageError(f"--variant: '{variant}' is not one of {', '.join(SCORE_GOALS)}.")
+    for players in options.players:
+        if not 1 <= players <= 4:
+            raise UsageError("--players must be 1 to 4 (one player plays two wanderers).")
+    if options.games < 1:
+        raise UsageError("--games must be at least 1.")
+    if options.seed < 0:
+        raise UsageError("--seed must be zero or more.")
+    return tuple(Config(p, v, n, options.devour) for p in options.policies
+                 for v in options.variants for n in options.players)
+
+
+def _bundle(root: Path, wanderer: str) -> Bundle:
+    if not root.is_dir():
+        raise UsageError(f"{root} is not a content folder.")
+    try:
+        return Bundle.load(root, wanderer)
+    except EngineFault as fault:
+        raise UsageError(f"{fault}; choose a wanderer authored under {root}.") from None
+
+
+def _runner(options: BalanceOptions) -> tuple[Runner, str]:
+    if options.scheduler:
+        from dmtool.balance.cluster import dask_runner  # optional dependency, loaded on use
+
+        return dask_runner(options.scheduler), f"the Dask cluster at {options.scheduler}"
+    return local_runner(options.jobs or cores())
+
+
+def run_balance(options: BalanceOptions, *, progress: Progress | None = None) -> BalanceOutcome:
+    """Play every configuration's games (on both trees with --against) and build the
+    report. Ctrl-C ends the playing early; the report covers the games finished."""
+    configs = configurations(options)
+    bundle = _bundle(content_root(options.content), options.wanderer)
+    other = (_bundle(content_root(options.against), options.wanderer)
+             if options.against is not None else None)
+    runner, workers = _runner(options)
+    plan = list(chunks(len(configs), options.games, options.seed))
+    games_each = sum(c.count for c in plan)
+    everything = games_each * (2 if other else 1)
+
+    def step(offset: int) -> Progress | None:  # one bar over both trees
+        if progress is None:
+            return None
+        return lambda done, _total: progress(offset + done, everything)
+
+    result = collect(runner(bundle, configs, plan), configs, plan, options.games,
+                     progress=step(0), workers=workers)
+    report = build(result, bundle, seed=options.seed)
+    runs = [result]
+    if other is not None and not result.interrupted:
+        before = collect(runner(other, configs, plan), configs, plan, options.games,
+                         progress=step(games_each), workers=workers)
+        runs.append(before)
+        report["against"] = compare(before, result, path=str(options.against))
+    return BalanceOutcome(report, runs, workers)

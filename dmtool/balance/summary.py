@@ -1,0 +1,225 @@
+"""One finished game boiled down to what the balance report counts (small, picklable)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from dmtool.engine.dawn_of_madness.constants import ENDINGS, domain_text, domains_from_mapping
+from dmtool.storygraph.dice import pass_probability
+
+# The `rolled` reasons that open a test the log then reports with a `test` event.
+TEST_ROLLS = frozenset(("test", "release test", "confrontation test"))
+WITHERED = "withered"
+ENGINE_FAILURES = ("all_wanderers_dead", "tenth_round", "fourth_withered")
+
+
+@dataclass(frozen=True, slots=True)
+class TestRoll:
+    """One test taken: where (an entry, the confrontation card, or elsewhere), what it
+    needed, whether it passed, and the exact chance of the dice rolled passing alone."""
+
+    where: str
+    need: str
+    passed: bool
+    exact: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What one seeded game came to.
+
+    `outcome` is 'failed', 'stalled' or 'ending X'; `detail` the failure's reason or the
+    conclusion's entry. `scores[r]` are the ending scores (A, B, C, D) at the end of
+    wanderer-stage round r + 1. `items` are the cards and codas the wanderer stage saw, as
+    'kind: id' texts; `finale_items` those first seen in the finale (which only a game of
+    that ending can see, so they are weighed among that ending's games).
+    """
+
+    seed: int
+    outcome: str
+    detail: str
+    rounds: int
+    finale_rounds: int
+    deaths: int
+    withered: int
+    scores: tuple[tuple[int, ...], ...]
+    entries: tuple[int, ...]
+    tests: tuple[TestRoll, ...]
+    items: tuple[str, ...]
+    steps: int
+    finale_items: tuple[str, ...] = ()
+
+    @property
+    def reached_finale(self) -> bool:
+        return self.outcome.startswith("ending")
+
+
+def need_key(domains: Iterable[str]) -> str:
+    """A test's requirement as one text: 'blue brain, yellow skull'."""
+    return ", ".join(domains)
+
+
+def roll_mapping(need: Iterable[str]) -> dict[str, list[str]]:
+    """['blue brain', 'blue eye'] -> {'blue': ['brain', 'eye']} (the storybook's form)."""
+    out: dict[str, list[str]] = {}
+    for text in need:
+        colour, kind = text.split(" ", 1)
+        out.setdefault(colour, []).append(kind)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def exact_chance(need: tuple[str, ...], dice: tuple[tuple[str, int], ...]) -> float:
+    """The exact chance that `dice` (counts per colour) meet `need` with no help."""
+    return float(pass_probability(roll_mapping(need), dict(dice)))
+
+
+def _dice_counts(dice: Mapping[str, list[str]]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((colour, len(faces)) for colour, faces in dice.items()))
+
+
+def _item(event: Mapping[str, Any]) -> str | None:
+    """The card or coda an event hands to the game, as 'kind: id' (None for others)."""
+    name = event["event"]
+    if name == "coda_gained":
+        return f"coda: {event['coda']}"
+    if name == "domain_card_gained":
+        return f"domain card: {event['card']}"
+    if name == "existence_card_bought":
+        return f"existence card: {event['card']}"
+    if name == "legacy_gained":
+        return f"legacy card: {event['card']}"
+    if name == "encounter_started" and event.get("card"):
+        return f"encounter card: {event['card']}"
+    if name == "condition_gained" and event.get("condition") != WITHERED:
+        return f"condition card: {event.get('card') or event.get('condition')}"
+    if name == "spawned" and event.get("kind") in ("terror", "malformation"):
+        return f"{event['kind']}: {event['monster']}"
+    return None
+
+
+class _Reader:
+    """Walks one game's event log once, keeping the running figures."""
+
+    def __init__(self, tests_by_entry: Mapping[int, frozenset[str]]) -> None:
+        self.tests_by_entry = tests_by_entry
+        self.scores = [0] * len(ENDINGS)
+        self.snapshots: list[tuple[int, ...]] = []
+        self.round = 1
+        self.finale = False
+        self.finale_rounds = 0
+        self.deaths = 0
+        self.withered = 0
+        self.entries: set[int] = set()
+        self.items: set[str] = set()
+        self.finale_items: set[str] = set()
+        self.tests: list[TestRoll] = []
+        self.entry: int | None = None
+        self.card: Any = None
+        self.dice: tuple[tuple[str, int], ...] | None = None
+        self.died_central = False
+
+    def read(self, event: Mapping[str, Any]) -> None:
+        name = event["event"]
+        if name == "score":
+            self.scores = [int(event["scores"].get(e, 0)) for e in ENDINGS]
+        elif name == "phase":
+            self._phase(event)
+        elif name == "finale":
+            self._close_stage()
+            self.finale = True
+        elif name == "entry":
+            self.entry = int(event["entry"])
+            self.entries.add(self.entry)
+        elif name == "confrontation_revealed":
+            self.card = event.get("card")
+        elif name == "rolled" and event.get("why") in TEST_ROLLS:
+            self.dice = _dice_counts(event.get("dice") or {})
+        elif name == "test":
+            self._test(event)
+        elif name == "died":
+            self.deaths += 1
+        elif name == "central_died":
+            self.died_central = True
+        elif name == "condition_gained" and event.get("condition") == WITHERED:
+            self.withered += 1
+        item = _item(event)
+        if item is not None and item not in self.items:
+            (self.finale_items if self.finale else self.items).add(item)
+
+    def _phase(self, event: Mapping[str, Any]) -> None:
+        number = int(event.get("round", self.round))
+        if self.finale:
+            self.finale_rounds = max(self.finale_rounds, number)
+            return
+        while len(self.snapshots) < number - 1:  # a new round: the last one has ended
+            self.snapshots.append(tuple(self.scores))
+        self.round = max(self.round, number)
+
+    def _close_stage(self) -> None:
+        if not self.finale and len(self.snapshots) < self.round:
+            self.snapshots.append(tuple(self.scores))
+
+    def _test(self, event: Mapping[str, Any]) -> None:
+        need = tuple(event.get("need") or ())
+        key = need_key(need)
+        if event.get("kind") == "confront":
+            where = f"confrontation card {self.card}"
+        elif self.entry is not None and key in self.tests_by_entry.get(self.entry, ()):
+            where = f"entry {self.entry}"
+        else:
+            where = "elsewhere"
+        exact = exact_chance(need, self.dice or ())
+        self.tests.append(TestRoll(where, key, bool(event.get("passed")), exact))
+        self.dice = None
+
+
+def summarise(seed: int, *, log: Iterable[Mapping[str, Any]], final: Any, stalled: bool,
+              steps: int, tests_by_entry: Mapping[int, frozenset[str]]) -> GameSummary:
+    """A GameSummary from a finished game's event log and final state."""
+    reader = _Reader(tests_by_entry)
+    for event in log:
+        reader.read(event)
+    reader._close_stage()
+    if stalled:
+        outcome, detail = "stalled", f"stalled in round {final.round}"
+    elif final.stage == "finale":
+        entry = (final.conclusion or {}).get("entry")
+        how = " (central wanderer died)" if reader.died_central else ""
+        outcome, detail = f"ending {final.ending}", f"conclusion {entry}{how}"
+    elif final.reason in ENGINE_FAILURES:
+        outcome, detail = "failed", str(final.reason)
+    else:  # the storybook's own fail_stage, whose reason is prose: name its entry
+        outcome, detail = "failed", f"storybook entry {reader.entry}"
+    return GameSummary(
+        seed=seed, outcome=outcome, detail=detail, rounds=reader.round,
+        finale_rounds=reader.finale_rounds, deaths=reader.deaths, withered=reader.withered,
+        scores=tuple(reader.snapshots), entries=tuple(sorted(reader.entries)),
+        tests=tuple(reader.tests), items=tuple(sorted(reader.items)), steps=steps,
+        finale_items=tuple(sorted(reader.finale_items)))
+
+
+def storybook_tests(entries: Mapping[int, Mapping[str, Any]]) -> dict[int, frozenset[str]]:
+    """For each entry, the requirements of the tests written in it (at any depth)."""
+    found: dict[int, frozenset[str]] = {}
+    for number, entry in entries.items():
+        keys = {need_key(domain_text(d) for d in domains_from_mapping(roll))
+                for roll in _rolls(entry.get("effects", []))}
+        if keys:
+            found[int(number)] = frozenset(keys)
+    return found
+
+
+def _rolls(node: Any) -> Iterable[Mapping[str, Any]]:
+    if isinstance(node, list):
+        for item in node:
+            yield from _rolls(item)
+    elif isinstance(node, dict):
+        spec = node.get("test")
+        if isinstance(spec, dict) and isinstance(spec.get("roll"), dict):
+            yield spec["roll"]
+        for value in node.values():
+            yield from _rolls(value)

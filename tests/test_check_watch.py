@@ -99,3 +99,10 @@ def test_watch_mode_end_to_end(workspace):
             code = process.wait(timeout=30)
             reader.join(timeout=30)
         assert code == 0
+
+
+def test_watch_prints_text_only(workspace):
+    refused = subprocess.run([sys.executable, "-m", "dmtool.cli", "check", "--watch", "--format", "json"],
+                             cwd=workspace, capture_output=True, text=True, check=False, timeout=120)
+    assert refused.returncode == 2
+    assert "--watch prints text to the terminal; drop --format and --output" in refused.stderr

@@ -277,12 +277,12 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
               help="Output format. Example: --format json")
 def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str, fmt: str) -> None:
     """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
-    from dmtool.storygraph.commands import OddsOptions, parse_sentience, run_odds
+    from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
 
     result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
                                   seed=seed, goal=int(goal), fmt=fmt))
     click.echo(result.text, nl=False)
-    sys.exit(result.exit_code)  # always 0: odds report, they do not judge
+    sys.exit(result.exit_code)  # 1 when the storybook's content has errors (printed first)
 
 
 @cli.command(epilog="Examples:\n\n  dmtool play --seed 7\n\n  dmtool play --policy greedy --players 3 --variant short --quiet\n\n  dmtool play --campaign thursday.yaml --games 3 --devour")

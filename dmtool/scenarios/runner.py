@@ -100,7 +100,8 @@ def run_document(doc: SourceDocument) -> FixtureResult:
         _expect(run, data.get("expect", {}), ("expect",))
     except _Stop:
         pass
-    if result.status == "failed" and any(d.code in ("DM401", "DM402", "DM414", "DM421", "DM422")
+    if result.status == "failed" and any(d.code in ("DM401", "DM402", "DM414", "DM421", "DM422", "DM427",
+                                                    "DM428")
                                          for d in result.diagnostics):
         # the fixture itself is broken: it could not run at all
         result.status = "error"

@@ -88,6 +88,16 @@ CODES: tuple[CodeInfo, ...] = (
     CodeInfo("DM423", "forbidden-event", "Event that must not happen was logged", E,
              "An event listed in 'absent_events' appears in the event log.",
              "expect:\n  absent_events: [{event: confrontation_revealed}]\n"),
+    CodeInfo("DM427", "unknown-condition-card", "Condition card type the game does not have",
+             E, "A fixture's wanderer holds condition cards (`conditions:` or "
+             "`condition_cards:`) of a type the game's engine does not deal. The message "
+             "lists the types it does (the engine's registry, dmtool.engine.games).",
+             "wanderers:\n  mara: {conditions: {filth: 2}, ...}   # filth is Deep Madness's\n"),
+    CodeInfo("DM428", "unknown-event-kind", "Event kind the engine never logs", E,
+             "An 'events' or 'absent_events' expectation names an event kind the game's "
+             "engine never logs, so it can never be met (or is always met). The message "
+             "lists the kinds it logs (the engine's registry, dmtool.engine.games).",
+             "expect:\n  events: [{event: passd}]   # the engine logs 'passed'\n"),
     CodeInfo("DM424", "campaign-unknown-id", "Campaign state names something content lacks",
              E, "A campaign state file (kind campaign-state) names a wanderer, card, "
              "abomination, legacy card or family that the content does not define. The "

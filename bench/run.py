@@ -172,6 +172,10 @@ def main() -> None:
 
     fmt_main()
 
+    from bench.lsp_bench import main as lsp_main
+
+    lsp_main(OUT)
+
 
 if __name__ == "__main__":
     main()

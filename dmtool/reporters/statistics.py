@@ -7,7 +7,7 @@ from collections import Counter
 
 from dmtool.diagnostics import Report
 from dmtool.reporters._common import code_info, summarize
-from dmtool.reporters.text import summary_line
+from dmtool.reporters.text import summary_of
 
 
 def render_statistics(report: Report, *, fmt: str) -> str:
@@ -21,7 +21,7 @@ def render_statistics(report: Report, *, fmt: str) -> str:
                             "count": count} for code, count in rows], indent=2) + "\n"
     width = max((len(str(count)) for _, count in rows), default=1)
     lines = [f"{count:>{width}}  {code}  {severity[code]:<7}  {_name(code)}" for code, count in rows]
-    lines.append(summary_line(summarize(diagnostics, files=report.files_checked)))
+    lines.append(summary_of(summarize(diagnostics, files=report.files_checked)))
     return "\n".join(lines) + "\n"
 
 

@@ -117,6 +117,6 @@ def _summary(summary: Summary, style: _Style) -> str:
     return style.paint(f"Found {counts} in {files}.", _BOLD)
 
 
-def summary_line(summary: Summary) -> str:
+def summary_of(summary: Summary) -> str:
     """The closing 'Found ...' (or 'All checks passed') line, without colour."""
     return _summary(summary, _Style(False))

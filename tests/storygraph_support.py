@@ -146,3 +146,36 @@ def clean_entries() -> list[dict[str, Any]]:
             kind="event",
         )
     ]
+
+
+# A small content tree in which everything but the storybook is complete and clean: the
+# wanderer Mara and her cards, as the tests/cases folders use them.
+CASE_TREE = Path(__file__).parent / "cases" / "DM303-condition"
+CASE_HEADER = "# yaml-language-server: $schema=../../../schemas/{}.schema.json\n"
+
+
+def content_tree(tmp_path: Path, entries: list[dict[str, Any]]) -> Path:
+    """content/wanderers/mara/ with Mara's cards and a storybook of `entries` (plus four
+    finales at 901/911/921/931 that conclude with her one legacy card); `schemas/` beside
+    content/ so the modelines resolve. Returns the storybook's path."""
+    import shutil
+
+    folder = tmp_path / "content" / "wanderers" / "mara"
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in CASE_TREE.glob("*.yaml"):
+        if source.name != "storybook.yaml":
+            shutil.copyfile(source, folder / source.name)
+    schemas = tmp_path / "schemas"
+    if not schemas.exists():
+        shutil.copytree(Path(__file__).parents[1] / "schemas", schemas)
+    entries = list(entries)
+    endings = []
+    for i, letter in enumerate("ABCD"):
+        start = 901 + 10 * i
+        entries += [
+            entry(start, [{"goto": start + 1}], kind="finale"),
+            entry(start + 1, [{"conclude": "mara-legacy-a"}], kind="conclusion"),
+        ]
+        endings.append(ending(letter, start, [start + 1]))
+    data = storybook_data(entries, endings, id="mara-book", wanderer="mara")
+    return write(folder / "storybook.yaml", data, CASE_HEADER.format("storybook"))

@@ -150,3 +150,20 @@ def test_score_goal_option_maps_to_the_variant() -> None:
     out: list[str] = []
     run_play(PlayOptions(seed=1, score_goal=30, log=False), emit=out.append)
     assert "score goal 30" in out[0]
+
+
+def test_play_on_content_with_errors_prints_them_and_plays_nothing(tmp_path: Path) -> None:
+    import shutil
+
+    root = Path(__file__).resolve().parents[1]
+    shutil.copytree(root / "content", tmp_path / "content")
+    (tmp_path / "schemas").symlink_to(root / "schemas")
+    book = tmp_path / "content" / "wanderers" / "hollis-brandt" / "storybook.yaml"
+    text = book.read_text(encoding="utf-8")
+    book.write_text(text.replace("kind: exploration", "kind: exploraton", 1), encoding="utf-8")
+    out: list[str] = []
+    code = run_play(PlayOptions(seed=7, content=tmp_path / "content"), emit=out.append)
+    printed = "".join(out)
+    assert code == 1
+    assert "storybook.yaml" in printed and "error DM1" in printed and "exploraton" in printed
+    assert "no game was played" in printed and "=== game" not in printed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -156,29 +157,54 @@ rift_abilities: []
 actions:
   - {cost: 2, text: It lopes closer., effects: [{monster_move: {spaces: 1}}]}
 """
-WANDERER = """kind: wanderer
-id: mara-voss
-name: Mara Voss
-dashboard:
-  max_health: 6
-  max_mental_capacity: 7
-  sentience: {red: 2, blue: 1, green: 2, yellow: 1, purple: 1}
-  starting_existence_card: steady-hands
-  starting_domain_cards: [lantern]
-malformations: [m-one, m-two, m-three]
-"""
 
 
 def test_fixtures_borrow_cards_from_content(tmp_path: Path) -> None:
+    # A complete content tree (tests/cases' Mara) plus one terror: `dmtool test` checks the
+    # content fixtures borrow from, so the library must pass `dmtool check`.
     library = tmp_path / "library"
-    library.mkdir()
+    shutil.copytree(Path(__file__).parent / "cases" / "DM303-condition", library)
+    (library / "expected.txt").unlink()
     (library / "hound.yaml").write_text(TERROR)
-    (library / "mara.yaml").write_text(WANDERER)
     malformations = "".join(
-        f"      {m}: {{wanderer: mara-voss, number: {i}, max_health: 5, max_mental_capacity: 5}}\n"
-        for i, m in enumerate(["m-one", "m-two", "m-three"], 1))
+        f"      mara-malformation-{i}: {{wanderer: mara, number: {i}, max_health: 5, "
+        f"max_mental_capacity: 5}}\n"
+        for i in (1, 2, 3))
     fixture = BORROWING.replace("  monsters:", "  cards:\n    malformations:\n" + malformations
                                 + "  monsters:")
+    fixture = fixture.replace("from: mara-voss", "from: mara").replace(
+        "{max_health: 6, malformations: [m-one, m-two, m-three]}",
+        "{max_health: 8, malformations: [mara-malformation-1, mara-malformation-2, "
+        "mara-malformation-3]}")
     (tmp_path / "borrowing.yaml").write_text(fixture)
     code, out = run((tmp_path / "borrowing.yaml",))
     assert code == 0, out
+
+
+def test_errors_in_the_content_fixtures_borrow_from_are_printed_and_fail_the_run(
+    tmp_path: Path,
+) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    path = write(fixtures, "borrows")
+    path.write_text(path.read_text().replace("kind: scenario\n", "kind: scenario\ncontent: "
+                                             "../content\n"))
+    content = tmp_path / "content" / "codas"
+    content.mkdir(parents=True)
+    (content / "broken.yaml").write_text("kind: coda\nid: broken\ntitel: Broken\n")
+    code, text = run((fixtures,))
+    assert code == 1
+    assert "1 passed, 0 failed" in text
+    assert "content/codas/broken.yaml" in text and "unknown property 'titel'" in text
+    code, data = run((fixtures,), format="json")
+    assert code == 1
+    assert any(d["code"] == "DM102" for d in json.loads(data)["content_diagnostics"])
+
+
+def test_a_file_among_the_fixtures_whose_kind_is_misspelt_is_reported(tmp_path: Path) -> None:
+    write(tmp_path, "good")
+    bad = write(tmp_path, "bad")
+    bad.write_text(bad.read_text().replace("kind: scenario", "kind: scenaro"))
+    code, text = run((tmp_path,))
+    assert code == 1
+    assert "bad.yaml" in text and "'scenaro'" in text and "did you mean 'scenario'" in text

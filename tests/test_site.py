@@ -7,13 +7,23 @@ import re
 from collections import deque
 from pathlib import Path
 
+import pytest
+
 from dmtool import __version__
 from dmtool.diagnostics import catalogue
 from dmtool.engine.dawn_of_madness.plans import BASE_COST
+from dmtool.model.describe import Described, Ref
+from dmtool.model.describe.locate import locate
+from dmtool.model.describe.names import CorpusNames
+from dmtool.model.describe.outline import describe_value
+from dmtool.model.storybook import Storybook
 from dmtool.reporters import render
+from dmtool.sitegen import maps
 from dmtool.sitegen.build import MARKER
 from dmtool.sitegen.glossary import TERMS
-from dmtool.validation.pipeline import CheckOptions, run_check
+from dmtool.storygraph.analysis import analyse
+from dmtool.storygraph.context import context_for
+from dmtool.validation.pipeline import CheckOptions, check_and_load, run_check
 from tests.site_support import ROOT, BuiltSite, sections
 
 BOOK = "wanderers/hollis-brandt/the-drowned-parish.html"
@@ -174,3 +184,52 @@ def test_nothing_is_loaded_from_another_host(real_site: BuiltSite) -> None:
         assert not loads.search(page.read_text(encoding="utf-8")), page
     for sheet in real_site.out.rglob("*.css"):
         assert not re.search(r"url\(\s*['\"]?https?:", sheet.read_text(encoding="utf-8")), sheet
+
+
+def test_without_dot_the_map_page_says_how_to_get_the_pictures(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    book = ROOT / "content/wanderers/hollis-brandt/storybook.yaml"
+    corpus = check_and_load(CheckOptions(paths=(ROOT / "content",), cache_dir=None)).corpus
+    assert corpus is not None
+    document = next(d for d in corpus.documents if Path(d.path) == book)
+    analysis = analyse(Storybook.from_document(document), context_for(corpus, "hollis-brandt"))
+    found = maps.pictures(analysis, "wanderers/hollis-brandt", "the-drowned-parish",
+                          "wanderers/hollis-brandt/the-drowned-parish.md")
+    assert 'URL="the-drowned-parish.html#entry-106"' in found[0].dot
+    monkeypatch.setattr(maps, "find_dot", lambda: None)
+    drawn, problems = maps.draw_all(found)
+    assert drawn == [] and set(problems) == {p.path for p in found}
+    page = maps.map_page("The Drowned Parish", "wanderers/hollis-brandt/the-drowned-parish.md",
+                         found, problems)
+    assert page.count("apt-get install graphviz") == len(found)
+    assert "data-graph" not in page
+
+
+def _terms(value: object) -> set[str]:
+    """Glossary terms referred to anywhere in described effects or conditions."""
+    found: set[str] = set()
+    if isinstance(value, Ref):
+        if value.kind == "term":
+            found.add(str(value.target))
+    elif isinstance(value, Described):
+        for part in (*value.rest, *(s for side in value.sides for s in side.label)):
+            found |= _terms(part)
+        for side in value.sides:
+            for inner in side.effects:
+                found |= _terms(inner)
+    elif isinstance(value, tuple):
+        for item in value:
+            found |= _terms(item)
+    return found
+
+
+def test_every_term_the_describer_links_is_in_the_glossary() -> None:
+    corpus = check_and_load(CheckOptions(paths=(ROOT / "content",), cache_dir=None)).corpus
+    assert corpus is not None
+    names = CorpusNames(d.data for d in corpus.documents)
+    used: set[str] = set()
+    for document in corpus.documents:
+        for found in locate(corpus.schemas, str(document.data.get("kind")), document.data):
+            used |= _terms(describe_value(found.vocabulary, found.value, names))
+    assert len(used) > 15
+    assert used - set(TERMS) == set(), "define these in dmtool/sitegen/glossary.py"

@@ -147,8 +147,8 @@ def test_condition_on_a_coda_nobody_awards_prunes_the_link(tmp_path: Path) -> No
     )
     [finding] = [d for d in a.diagnostics if d.code == "DM303"]
     assert (
-        "'has coda lost-key' holds, and it never does: no reachable branch awards coda card "
-        "'lost-key'" in finding.message
+        "taken only when you hold the coda card Lost Key, which never happens: no reachable "
+        "branch or card awards coda card 'lost-key'" in finding.message
     )
 
 

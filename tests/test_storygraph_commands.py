@@ -7,27 +7,21 @@ from pathlib import Path
 
 import pytest
 import yaml
-from storygraph_support import clean_entries, entry, storybook_data, write
+from storygraph_support import CASE_HEADER, clean_entries, content_tree, entry, write
 
 from bench.graph_bench import prepared
 from dmtool.errors import UsageError
 from dmtool.storygraph import render as render_module
 from dmtool.storygraph.analysis import analyse
-from dmtool.storygraph.commands import (
-    GraphOptions,
-    OddsOptions,
-    parse_sentience,
-    run_graph,
-    run_odds,
-)
+from dmtool.storygraph.commands import GraphOptions, run_graph
 from dmtool.storygraph.dot import draw
+from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 
 def _tree(tmp_path: Path, entries: list | None = None) -> Path:
-    """content/wanderers/tester/: a storybook, a coda, a wanderer-less but valid shard."""
-    base = tmp_path / "content" / "wanderers" / "tester"
-    schema = "# yaml-language-server: $schema=../../../schemas/{}.schema.json\n"
+    """A clean content tree (tests/cases' Mara) whose storybook has these entries (by default
+    two tests, one of which awards Mara's coda card the-voice)."""
     entries = (
         entries
         if entries is not None
@@ -61,27 +55,27 @@ def _tree(tmp_path: Path, entries: list | None = None) -> Path:
             ),
         ]
     )
-    write(base / "storybook.yaml", storybook_data(entries), schema.format("storybook"))
+    book = content_tree(tmp_path, entries)
     write(
-        base / "codas" / "the-voice.yaml",
+        book.parent / "the-voice.yaml",
         {
             "kind": "coda",
             "id": "the-voice",
-            "wanderer": "tester",
+            "wanderer": "mara",
             "title": "The Voice",
             "effects": [{"modify_sentience": {"red": 1}}],
             "back": ["red"],
         },
-        "# yaml-language-server: $schema=../../../../schemas/coda.schema.json\n",
+        CASE_HEADER.format("coda"),
     )
-    return base / "storybook.yaml"
+    return book
 
 
 def test_graph_text_summary_and_clean_exit(tmp_path: Path) -> None:
     result = run_graph(GraphOptions(paths=(_tree(tmp_path),)))
     assert result.exit_code == 0 and result.diagnostics == ()
     assert (
-        "storybook 'test-book'" in result.text
+        "storybook 'mara-book'" in result.text
         and "ending A: 0..1 points in one walk" in result.text
     )
 
@@ -101,7 +95,7 @@ def test_graph_json_has_the_graph(tmp_path: Path) -> None:
     assert {"nodes", "edges", "roots", "terminals", "findings", "score_bounds"} <= set(book)
     assert any(n["id"] == 2 and n["kind"] == "event" and n["line"] > 1 for n in book["nodes"])
     assert {"node": 1, "kind": "event", "label": "event entry 1", "ending": None} in book["roots"]
-    assert any(t["kind"] == "conclude" and t["value"] == "legacy-a" for t in book["terminals"])
+    assert any(t["kind"] == "conclude" and t["value"] == "mara-legacy-a" for t in book["terminals"])
     assert any(e["source"] == 901 and e["target"] == 902 for e in book["edges"])
     assert book["score_bounds"]["D"] == {
         "ending": "D",
@@ -144,14 +138,14 @@ def test_witnesses_and_fixture_skeletons(tmp_path: Path) -> None:
     assert "ending C: conclusion 922, from ending C" in result.text
     assert "ending B: points in the wanderer stage, from event entry 1" in result.text
     names = sorted(p.name for p in (tmp_path / "w").iterdir())
-    assert "witness-test-book-b-points.yaml" in names and "witness-test-book-a-902.yaml" in names
+    assert "witness-mara-book-b-points.yaml" in names and "witness-mara-book-a-902.yaml" in names
     schemas = SchemaSet(default_schema_dir())
     for path in (tmp_path / "w").iterdir():
         skeleton = yaml.safe_load(path.read_text(encoding="utf-8"))
         assert not list(schemas.validator("scenario").iter_errors(skeleton)), path.name
-    skeleton = yaml.safe_load((tmp_path / "w" / "witness-test-book-b-points.yaml").read_text())
+    skeleton = yaml.safe_load((tmp_path / "w" / "witness-mara-book-b-points.yaml").read_text())
     [step] = skeleton["steps"]
-    assert step["do"] == {"wanderer": "tester", "effect": {"goto": 1}}
+    assert step["do"] == {"wanderer": "mara", "effect": {"goto": 1}}
     assert step["choices"] == [{"choice": 2}]  # 'Side with B' is the second option
     assert skeleton["expect"] == {"visited": [1], "scores": {"B": 1}}
 
@@ -165,7 +159,7 @@ def test_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="add -o"):
         run_graph(GraphOptions(paths=(path,), focus=2))
     with pytest.raises(UsageError, match="no storybook found"):
-        run_graph(GraphOptions(paths=(path.parent / "codas",)))
+        run_graph(GraphOptions(paths=(path.parent / "the-voice.yaml",)))
     with pytest.raises(UsageError):
         run_odds(OddsOptions(paths=(path,), runs=0))
 
@@ -179,7 +173,8 @@ def test_odds_hardest_first_with_flags(tmp_path: Path) -> None:
     [book] = json.loads(run_odds(OddsOptions(paths=(_tree(tmp_path),), fmt="json")).text)[
         "storybooks"
     ]
-    assert [t["exact"] for t in book["tests"]] == ["0", "1/2"]  # one die of each colour
+    # Mara rolls 2 red dice (skull or sphere: 1/3 each) and 2 green (eye or sphere: 1/2 each).
+    assert [t["exact"] for t in book["tests"]] == ["1/9", "3/4"]
 
 
 def test_playthroughs_are_seeded_and_report_coverage(tmp_path: Path) -> None:
@@ -217,7 +212,7 @@ def test_too_large_a_drawing_is_not_laid_out_but_the_analysis_is_printed(
     result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg"))
     assert result.exit_code == 2 and result.written == ()
     assert not marker.exists() and not (tmp_path / "g.svg").exists()
-    assert "storybook 'test-book'" in result.text and "ending A:" in result.text
+    assert "storybook 'mara-book'" in result.text and "ending A:" in result.text
     [message] = result.messages
     assert "more than the 10 that Graphviz's dot lays out" in message
     assert "--ending A" in message and "--focus ENTRY --depth 2" in message
@@ -233,7 +228,7 @@ def test_a_layout_over_its_time_budget_is_stopped_and_the_analysis_printed(
     monkeypatch.setattr(render_module, "TIME_BUDGET_SECONDS", 1)
     result = run_graph(GraphOptions(paths=(_tree(tmp_path),), output=tmp_path / "g.svg"))
     assert result.exit_code == 2 and not (tmp_path / "g.svg").exists()
-    assert "storybook 'test-book'" in result.text
+    assert "storybook 'mara-book'" in result.text
     assert "did not finish the layout within 1 s" in result.messages[0]
     assert "--focus ENTRY" in result.messages[0]
 
@@ -246,3 +241,28 @@ def test_a_twenty_thousand_entry_storybook_is_judged_too_large_but_a_finale_is_n
     assert render_module.too_large(part.nodes, part.edges) is None
     near = draw(analysis, focus=500, depth=2)
     assert render_module.too_large(near.nodes, near.edges) is None
+
+
+def test_odds_of_a_storybook_that_fails_its_schema_print_why_and_exit_one(
+    tmp_path: Path,
+) -> None:
+    path = _tree(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("title: Test Book", "titel: X"))
+    result = run_odds(OddsOptions(paths=(path,)))
+    assert result.exit_code == 1
+    assert "error DM102 unknown property 'titel'" in result.text
+    assert "Found 1 error" in result.text and "tests in" not in result.text
+    data = json.loads(run_odds(OddsOptions(paths=(path,), fmt="json")).text)
+    assert {d["code"] for d in data["diagnostics"]} == {"DM102"}
+    assert data["storybooks"] == []
+
+
+def test_odds_print_errors_found_across_files_and_still_give_the_odds(tmp_path: Path) -> None:
+    path = _tree(tmp_path)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("gain_coda: the-voice", "gain_coda: the-vice")
+    )
+    result = run_odds(OddsOptions(paths=(path,)))
+    assert result.exit_code == 1
+    assert "DM202" in result.text and "the-vice" in result.text
+    assert "tests in" in result.text  # the storybook itself is readable: its odds follow

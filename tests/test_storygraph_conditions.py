@@ -50,7 +50,7 @@ def test_a_score_no_game_reaches_makes_the_branch_impossible(tmp_path: Path) -> 
     assert "1 more entry" in unreachable.message
     [decided] = _found(a, "DM315")
     assert decided.location.line == line_of(path, "when:")
-    assert "score at least D 26" in decided.message and "never true" in decided.message
+    assert "'ending D has at least 26 points' is never true" in decided.message
     assert "at most 25 points" in decided.message
     assert a.problems["unreachable"] == {30, 31}
 
@@ -178,7 +178,10 @@ def test_a_loop_whose_only_exit_is_impossible_is_a_trap(tmp_path: Path) -> None:
     [trap] = _found(a, "DM307")
     assert trap.location.line == line_of(tmp_path / "storybook.yaml", "entry: 50")
     assert "entries 50, 51" in trap.message
-    assert "score at least D 30" in trap.message and "at most 25 points" in trap.message
+    assert "the way out from entry 51 is taken only when ending D has at least 30 points" in (
+        trap.message
+    )
+    assert "at most 25 points" in trap.message
     assert a.traps == [[50, 51]]
 
 
@@ -199,8 +202,8 @@ def test_round_bounds_decide_conditions(tmp_path: Path) -> None:
     messages = sorted(d.message for d in _found(a, "DM315"))
     assert len(messages) == 2
     assert any("always true" in m and "round 1" in m for m in messages)
-    assert any("'round at least 6' and 'round at most 5' cannot both be true" in m
-               for m in messages)
+    assert any("'it is round 6 or later' and 'it is round 5 or earlier' cannot both be true"
+               in m for m in messages)
 
 
 def test_a_coda_nobody_awards_is_explained_where_it_is_not_a_second_finding(
@@ -217,7 +220,21 @@ def test_a_coda_nobody_awards_is_explained_where_it_is_not_a_second_finding(
         ],
     )
     assert [d.code for d in a.diagnostics] == ["DM303"]
-    assert "no reachable branch awards coda card 'lost'" in a.diagnostics[0].message
+    assert "no reachable branch or card awards coda card 'lost'" in a.diagnostics[0].message
+
+
+def test_a_coda_another_card_awards_is_not_judged_never_held(tmp_path: Path) -> None:
+    a = analysed(
+        tmp_path,
+        clean_entries()
+        + [
+            entry(2, [_if({"has_coda": "lost"}, [{"goto": 30}], [{"end": "event"}])],
+                  kind="event"),
+            entry(30, [{"end": "encounter"}]),
+        ],
+        context=StoryContext(codas_elsewhere=frozenset({"lost"})),
+    )
+    assert a.diagnostics == []
 
 
 def test_a_card_whose_spawning_condition_never_holds_never_enters_play(tmp_path: Path) -> None:
@@ -231,7 +248,9 @@ def test_a_card_whose_spawning_condition_never_holds_never_enters_play(tmp_path:
                  context=context)
     assert 12 not in a.solution.reached
     [unreachable] = _found(a, "DM303")
-    assert "card 'the-door'" in unreachable.message and "score at least C 60" in unreachable.message
+    assert "card 'the-door' spawns only when ending C has at least 60 points" in (
+        unreachable.message
+    )
     [decided] = _found(a, "DM315")
     assert decided.location == HERE
 
@@ -296,14 +315,29 @@ def test_the_issues_cases_in_the_real_storybook(tmp_path: Path) -> None:
     assert sorted(d["code"] for d in found) == ["DM303", "DM303", "DM315", "DM315"], messages
     # What lies only behind the conditions is cut off (entry 11 behind the score, entry 242
     # behind the card's entrance), and the fixpoint then finds ending D even fewer points.
-    [score] = [m for m in messages if m.startswith("the condition 'score at least D 26'")]
+    [score] = [m for m in messages if m.startswith("the condition 'ending D has at least 26")]
     most = re.search(r"is never true: ending D has at most (\d+) points in a game reading", score)
     assert most is not None and int(most.group(1)) <= 25, score
     [lost] = [m for m in messages if m.startswith("entry 11 can never be reached")]
-    assert "the link from entry 6 is taken only when 'score at least D 26' holds" in lost
-    [purple] = [m for m in messages if m.startswith("the condition 'sentience at least purple")]
+    assert "the link from entry 6 is taken only when ending D has at least 26 points" in lost
+    [purple] = [m for m in messages if m.startswith("the condition 'your purple sentience")]
     # Purple 1 on Hollis's dashboard, +9 if he held every coda card that raises it, +6 from
     # his other cards, +1 from one branch: 17 at most.
     assert "any wanderer's purple sentience is at most 17 (1 on a wanderer's dashboard" in purple
     [card] = [m for m in messages if m.startswith("entry 242 can never be reached")]
     assert "card 'the-organ-loft' can be entered only when" in card
+
+
+def test_every_kind_that_can_change_sentience_is_read_for_the_ranges() -> None:
+    from dmtool.storygraph.context import SENTIENCE_KINDS
+    from dmtool.validation.schemas import SchemaSet
+
+    # The storybook's branches and coda cards are counted by the analysis; fixtures and
+    # chapters (Deep Madness) never reach a Dawn of Madness game.
+    counted_elsewhere = {"storybook", "coda", "scenario", "chapter"}
+    can_change = set()
+    for kind in SchemaSet(ROOT / "schemas").kinds:
+        text = (ROOT / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8")
+        if kind not in counted_elsewhere and ("$defs/effect" in text or "sentience_change" in text):
+            can_change.add(kind)
+    assert can_change == set(SENTIENCE_KINDS)

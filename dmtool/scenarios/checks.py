@@ -11,6 +11,7 @@ from dmtool.engine.dawn_of_madness.errors import REJECTIONS
 from dmtool.engine.deep_madness.errors import REJECTIONS as CHAPTER_REJECTIONS
 from dmtool.loading import SourceDocument
 from dmtool.scenarios.coverage import RULE_IDS
+from dmtool.scenarios.engine_names import check_engine_names
 
 Parts = tuple[Any, ...]
 
@@ -31,6 +32,7 @@ def check_document(doc: SourceDocument) -> list[Diagnostic]:
     if "seed" in data and (data.get("dice") or any(s.get("dice") for s in data.get("steps", []))):
         out.append(diagnose("DM401", doc.locate(("seed",), key=True), "A seeded fixture cannot "
                             "also script dice; remove 'seed' or the dice."))
+    out += check_engine_names(doc, data)
     if data.get("game") == "deep-madness":
         return out + _codes(doc, data, CHAPTER_REJECTIONS) + _chapter_names(doc, data)
     setup = data.get("setup", {})

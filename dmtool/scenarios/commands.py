@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dmtool.diagnostics import Diagnostic
+from dmtool import __version__
+from dmtool.diagnostics import Diagnostic, Report
 from dmtool.errors import UsageError
 from dmtool.loading import SourceDocument, discover, read_document
+from dmtool.model.content_index import default_content_dir
+from dmtool.reporters import render
 from dmtool.scenarios import report
 from dmtool.scenarios.coverage import uncovered
 from dmtool.scenarios.runner import FixtureResult, run_document
 from dmtool.scenarios.select import compile_keyword
+from dmtool.validation.gate import content_errors
+from dmtool.validation.schema_errors import did_you_mean
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 DEFAULT_PATHS = (Path("tests/scenarios"),)
 FORMATS = ("text", "json")
@@ -75,13 +82,40 @@ def run_tests(options: ScenarioOptions, *,
         emit(" " * (report.WIDTH - column) + " [100%]\n")
     if options.coverage:
         run.uncovered = uncovered(r.rules for r in _all_rules(documents))
+    content = _content_errors(selected)
     if text:
+        if content.diagnostics:
+            emit("\n=== CONTENT ERRORS (the content the fixtures borrow from) ===\n")
+            emit(render(content, fmt="text", color=False, tool_version=__version__))
         _emit_text(run, options, problems, emit)
     else:
-        emit(report.to_json(run.results, uncovered=run.uncovered, problems=problems) + "\n")
+        data = json.loads(report.to_json(run.results, uncovered=run.uncovered,
+                                         problems=problems))
+        data["content_diagnostics"] = json.loads(
+            render(content, fmt="json", color=False, tool_version=__version__))["diagnostics"]
+        emit(json.dumps(data, indent=2) + "\n")
     failed = any(r.status in ("failed", "error") for r in run.results)
-    run.exit_code = 1 if failed or problems else 0
+    run.exit_code = 1 if failed or problems or content.diagnostics else 0
     return run
+
+
+def _content_errors(fixtures: Sequence[SourceDocument]) -> Report:
+    """The errors `dmtool check` finds in each content folder the fixtures run on (their
+    `content:` folder, or the repository's content/)."""
+    roots: dict[Path, None] = {}
+    for doc in fixtures:
+        declared = doc.data.get("content")
+        root = Path(doc.path).parent / declared if isinstance(declared, str) else (
+            default_content_dir())
+        if root.is_dir():
+            roots[root.resolve()] = None
+    found = Report()
+    for root in roots:
+        errors = content_errors([root])
+        found.diagnostics += errors.diagnostics
+        found.sources.update(errors.sources)
+        found.files_checked += errors.files_checked
+    return found
 
 
 def _all_rules(documents: Sequence[SourceDocument]) -> list[FixtureResult]:
@@ -120,6 +154,7 @@ def _documents(paths: Sequence[Path]) -> tuple[list[SourceDocument], list[str]]:
     files, _ = discover(list(paths))
     documents: list[SourceDocument] = []
     problems: list[str] = []
+    kinds = SchemaSet(default_schema_dir()).kinds
     for path in files:
         loaded = read_document(path)
         if loaded.document is None:
@@ -127,8 +162,19 @@ def _documents(paths: Sequence[Path]) -> tuple[list[SourceDocument], list[str]]:
                             for d in loaded.diagnostics)
             continue
         data = loaded.document.data
-        if isinstance(data, dict) and data.get("kind") == "scenario":
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind == "scenario":
             documents.append(loaded.document)
+        elif kind not in kinds:
+            # Other kinds (a campaign state a fixture reads) live beside fixtures; a file
+            # of no kind dmtool knows is most likely a fixture with a typo: never skip it
+            # silently.
+            where = loaded.document.locate(("kind",) if kind is not None else ())
+            hint = did_you_mean(str(kind), kinds) if kind is not None else None
+            problems.append(
+                f"{where}: error DM015 {'no kind' if kind is None else f'unknown kind {kind!r}'}"
+                f"; dmtool test runs documents of kind: scenario"
+                f"{f' ({hint})' if hint else ''}")
     if not documents and not problems:
         raise UsageError(f"No scenario fixtures (kind: scenario) were found under "
                          f"{', '.join(map(str, paths))}.")

@@ -116,7 +116,10 @@ def map_page(title: str, book_page: str, found: list[Picture], problems: dict[st
                           f"({posixpath.basename(book_page)}#ending-{letter.lower()}): how it "
                           "starts and how each conclusion is reached.")
         if drawing.path in problems:
-            blocks.append('!!! warning "No picture"\n    ' + plain(problems[drawing.path]))
+            problem = problems[drawing.path]
+            # Our own advice keeps its Markdown; anything Graphviz said is shown as text.
+            words = problem if problem == NO_DOT else plain(problem)
+            blocks.append('!!! warning "No picture"\n    ' + words)
         else:
             extra = "" if letter else " pan-zoom"
             blocks.append(f'<div class="dmtool-graph{extra}" data-graph="{drawing.path}"></div>')

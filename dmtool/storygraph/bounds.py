@@ -41,7 +41,7 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts
     """What the branches open under `facts` and reached from the roots can award."""
     arcs_of = open_map(graph, facts)
     arcs = [a for n in reached for a in arcs_of[n]]
-    codas = frozenset(c for a in arcs for c in a.codas)
+    codas = frozenset(c for a in arcs for c in a.codas) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
     scores = _scores(graph, facts, arcs_of) if "score_at_least" in names else {}
     sentience: dict[str, tuple[float, float]] = {}

@@ -4,8 +4,7 @@ text out. They never print or exit; bad flags raise UsageError (the CLI's exit c
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ from dmtool.storygraph import render as graphviz
 from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.conditions import PREMISE
 from dmtool.storygraph.context import context_for
-from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.loader import load_storybooks
 from dmtool.writing import AlreadyExists, check_report_path, create_file, write_report
 
@@ -50,43 +48,7 @@ class GraphResult:
     exit_code: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class OddsOptions:
-    paths: tuple[Path, ...]
-    sentience: Mapping[str, int] = field(default_factory=dict)  # overrides the wanderer's values
-    runs: int | None = None  # random playthroughs; None lists test odds instead
-    seed: int = 0
-    goal: int = 40
-    encounters_per_round: int = 3
-    fmt: str = "text"
-
-
-@dataclass(frozen=True)
-class OddsResult:
-    text: str
-    data: dict[str, Any]
-    exit_code: int = 0
-
-
-def parse_sentience(text: str) -> dict[str, int]:
-    """'red=2,blue=1' -> {'red': 2, 'blue': 1}."""
-    values: dict[str, int] = {}
-    for item in filter(None, (p.strip() for p in text.split(","))):
-        colour, sep, number = item.partition("=")
-        colour = colour.strip().lower()
-        if not sep or colour not in COLOURS:
-            raise UsageError(
-                f"cannot read sentience '{item}': write COLOUR=N with a colour among "
-                f"{', '.join(COLOURS)}, e.g. --sentience red=2,blue=1"
-            )
-        try:
-            values[colour] = int(number)
-        except ValueError:
-            raise UsageError(f"sentience '{item}' needs a whole number, e.g. red=2") from None
-    return values
-
-
-def _analyses(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]]:
+def analyses_of(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]]:
     corpus, storybooks, problems = load_storybooks(paths)
     if not storybooks and not problems:
         shown = ", ".join(p.as_posix() for p in paths)
@@ -110,7 +72,7 @@ def run_graph(options: GraphOptions) -> GraphResult:
         raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
     if options.output is None and (options.focus is not None or options.ending is not None):
         raise UsageError("--focus, --depth and --ending choose what -o draws; add -o FILE.svg")
-    analyses, problems = _analyses(options.paths)
+    analyses, problems = analyses_of(options.paths)
     if options.output is not None and len(analyses) > 1:
         raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")
     diagnostics = list(problems) + [d for a in analyses for d in a.diagnostics]
@@ -219,75 +181,3 @@ def _write_fixture(path: Path, text: str, messages: list[str]) -> bool:
         messages.append(f"{path.as_posix()} already exists and was left as it is")
         return False
     return True
-
-
-def run_odds(options: OddsOptions) -> OddsResult:
-    from dmtool.storygraph.odds import collect_odds, render_odds, render_play
-    from dmtool.storygraph.playthrough import PlayOptions, play
-
-    if options.runs is not None and options.runs < 1:
-        raise UsageError("--runs needs a positive number of playthroughs, e.g. --runs 1000")
-    analyses, _ = _analyses(options.paths)
-    texts: list[str] = []
-    data: dict[str, Any] = {"storybooks": []}
-    for analysis in analyses:
-        sentience, source = _sentience(analysis, options.sentience)
-        storybook = analysis.graph.storybook
-        record: dict[str, Any] = {"storybook": storybook.id, "sentience": sentience}
-        if options.runs is None:
-            odds = collect_odds(analysis, sentience)
-            record["tests"] = [o.as_dict() for o in odds]
-            texts.append(render_odds(odds, sentience, source=source, path=storybook.display))
-        else:
-            play_options = PlayOptions(
-                runs=options.runs,
-                seed=options.seed,
-                sentience=sentience,
-                goal=options.goal,
-                encounters_per_round=options.encounters_per_round,
-            )
-            report = play(analysis, play_options)
-            record["playthroughs"] = {
-                "runs": report.runs,
-                "seed": options.seed,
-                "outcomes": dict(report.outcomes),
-                "conclusions": [
-                    {"ending": e, "entry": c, "count": n}
-                    for (e, c), n in sorted(
-                        report.conclusions.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
-                    )
-                ],
-                "never_visited": report.never_visited,
-                "decisions": report.decisions,
-            }
-            texts.append(
-                render_play(
-                    report,
-                    storybook=storybook.id,
-                    seed=options.seed,
-                    goal=options.goal,
-                    per_round=options.encounters_per_round,
-                    entries=len(analysis.graph.entries),
-                )
-            )
-        data["storybooks"].append(record)
-    text = (
-        json.dumps(data, indent=2, ensure_ascii=True)
-        if options.fmt == "json"
-        else "\n\n".join(texts)
-    )
-    return OddsResult(text + "\n", data, 0)
-
-
-def _sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:
-    start = analysis.graph.context.sentience
-    if start is None:
-        values = dict.fromkeys(COLOURS, 1)
-        source = f"wanderer '{analysis.graph.storybook.wanderer}' not found, so 1 each"
-    else:
-        values = {c: int(start.get(c, 0)) for c in COLOURS}
-        source = "the wanderer's starting values"
-    if given:
-        values.update(given)
-        source += ", changed by --sentience"
-    return values, source

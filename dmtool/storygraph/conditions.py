@@ -1,6 +1,5 @@
 """Conditions judged before play by one evaluator (storygraph.logic) over the Facts a
-storybook allows: which can never hold or always hold, with the reason in words; and short
-readable summaries of conditions for messages, edge labels and witnesses."""
+storybook allows: which can never hold or always hold, with the reason in words."""
 
 from __future__ import annotations
 
@@ -8,6 +7,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dmtool.model.describe import describe_condition, plain
 from dmtool.storygraph.logic import INF, Formula, conjunction, negation, read, verdict, why
 
 ROUNDS = 10
@@ -80,7 +80,7 @@ class Facts:
     def flag(self, key: str) -> tuple[bool | None, str]:
         name, _, value = key.partition(" ")
         if name == "has_coda" and value not in self.codas:
-            return False, f"no reachable branch awards coda card '{value}'"
+            return False, f"no reachable branch or card awards coda card '{value}'"
         if name == "visited" and value.isdigit() and int(value) not in self.visited:
             return False, f"entry {value} is never read"
         return None, ""
@@ -121,7 +121,7 @@ def _verdict(formula: Formula, facts: Facts) -> Verdict:
     value = verdict(formula, facts)
     if value is None:
         return Verdict(None)
-    return Verdict(value, why(formula, value, facts, describe))
+    return Verdict(value, why(formula, value, facts, clause))
 
 
 def evaluate(condition: Any, facts: Facts) -> bool | None:
@@ -134,23 +134,6 @@ def feasible(conditions: tuple[tuple[Mapping[str, Any], bool], ...], facts: Fact
     return judge_side(conditions, facts).value is not False
 
 
-def describe(condition: Any, *, limit: int = 40) -> str:
-    """A short summary such as 'has coda the-voice' or 'not visited 12'."""
-    text = _describe(condition)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _describe(condition: Any) -> str:
-    if not isinstance(condition, dict) or len(condition) != 1:
-        return "?"
-    ((name, value),) = condition.items()
-    if name == "not":
-        return f"not ({_describe(value)})"
-    if name in ("all", "any") and isinstance(value, list):
-        joiner = " and " if name == "all" else " or "
-        return joiner.join(_describe(c) for c in value)
-    if isinstance(value, bool):
-        return name.replace("_", " ") if value else f"not {name.replace('_', ' ')}"
-    if isinstance(value, dict):
-        value = ", ".join(f"{k} {v}" for k, v in value.items())
-    return f"{name.replace('_', ' ')} {value}"
+def clause(condition: Any, *, negated: bool = False) -> str:
+    """The condition in words, as the describer says it ('ending D has at least 26 points')."""
+    return plain(describe_condition(condition, negated=negated))

@@ -74,6 +74,8 @@ class StoryContext:
     # colour -> (sum of raises, sum of drops) that cards other than the storybook's own coda
     # cards can make (legacy cards, existence cards, ...), each counted once.
     sentience_changes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # Coda cards that cards other than the storybook can award (their effects gain them).
+    codas_elsewhere: frozenset[str] = frozenset()
 
     def card(self, card_id: str) -> Source | None:
         for source in self.cards + self.finale:
@@ -125,6 +127,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         codas[doc.data["id"]] = Place(doc, ("id",))
         effects = doc.data.get("effects")
         coda_effects[doc.data["id"]] = tuple(effects) if isinstance(effects, list) else ()
+    changes, codas_elsewhere = _card_effects(corpus)
     return StoryContext(
         rounds=rounds,
         shards=tuple(shards),
@@ -139,7 +142,8 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
             for doc in corpus.of_kind("wanderer")
             if (start := _sentience(corpus, str(doc.data.get("id")))) is not None
         ),
-        sentience_changes=_sentience_changes(corpus),
+        sentience_changes=changes,
+        codas_elsewhere=codas_elsewhere,
     )
 
 
@@ -207,38 +211,58 @@ def _dashboard(corpus: Any, wanderer: str) -> dict[str, Any] | None:
     return None
 
 
-# Kinds whose sentience changes are counted elsewhere (the storybook's branches and coda
-# cards) or never reach a game (fixtures, saved campaign states).
-_NOT_CHANGES = frozenset({"storybook", "coda", "scenario", "campaign-state"})
+# The kinds of card whose effects (or, for finale legacy cards, printed changes) may change a
+# wanderer's sentience in a game; the storybook's branches and its coda cards are counted
+# by the analysis itself. tests/test_storygraph_conditions.py keeps this list in step with
+# the schemas. Read through `of_kind`, so the check's memo of a storybook's findings knows
+# which documents they depend on.
+SENTIENCE_KINDS = (
+    "abomination",
+    "devour-card",
+    "domain-card",
+    "existence-card",
+    "family",
+    "finale-legacy-card",
+    "terror",
+    "wanderer-card",
+)
 
 
-def _sentience_changes(corpus: Any) -> dict[str, tuple[int, int]]:
-    """Raises and drops of each colour that any other card of the content can make."""
+def _card_effects(corpus: Any) -> tuple[dict[str, tuple[int, int]], frozenset[str]]:
+    """(raises and drops of each colour, coda cards gained) that any card of the content
+    other than the storybook and its coda cards can make."""
     totals: dict[str, list[int]] = {}
-    for document in getattr(corpus, "documents", ()):
-        data = document.data
-        if not isinstance(data, dict) or data.get("kind") in _NOT_CHANGES:
-            continue
-        changes = list(_changes_in(data))
-        if data.get("kind") == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
-            changes.append(data["sentience"])
-        for change in changes:
-            for colour, amount in change.items():
-                if _is_int(amount):
-                    pair = totals.setdefault(colour, [0, 0])
-                    pair[0 if amount > 0 else 1] += abs(amount)
-    return {colour: (up, down) for colour, (up, down) in totals.items()}
+    codas: set[str] = set()
+    for kind in SENTIENCE_KINDS:
+        for document in corpus.of_kind(kind):
+            data = document.data
+            if not isinstance(data, dict):
+                continue
+            changes: list[Any] = []
+            for name, body in _effects_in(data):
+                if name == "modify_sentience" and isinstance(body, dict):
+                    changes.append(body)
+                elif name == "gain_coda" and isinstance(body, str):
+                    codas.add(body)
+            if kind == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
+                changes.append(data["sentience"])
+            for change in changes:
+                for colour, amount in change.items():
+                    if _is_int(amount):
+                        pair = totals.setdefault(colour, [0, 0])
+                        pair[0 if amount > 0 else 1] += abs(amount)
+    return {colour: (up, down) for colour, (up, down) in totals.items()}, frozenset(codas)
 
 
-def _changes_in(value: Any) -> Any:
-    """Every `modify_sentience` body anywhere inside a document's data."""
+def _effects_in(value: Any) -> Any:
+    """(name, body) of every one-key mapping anywhere inside a document's data (effects and
+    anything shaped like one; the callers pick the names they know)."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            change = item.get("modify_sentience")
-            if len(item) == 1 and isinstance(change, dict):
-                yield change
+            if len(item) == 1:
+                yield next(iter(item.items()))
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -10,7 +10,7 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.model.storybook import Parts, Step
 from dmtool.storygraph.build import Arc, Node, StoryGraph, node_name
-from dmtool.storygraph.conditions import Facts, describe, judge, judge_side
+from dmtool.storygraph.conditions import Facts, clause, judge, judge_side
 from dmtool.storygraph.context import Place, located
 from dmtool.storygraph.local import where
 
@@ -26,17 +26,13 @@ class Everything:
 
 
 def quoted(condition: Any) -> str:
-    return f"'{describe(condition, limit=80)}'"
+    return f"'{clause(condition)}'"
 
 
 def side_text(side: Side, reason: str) -> str:
-    """'... only when <the side's conditions>, and it never does: <reason>'."""
-    parts = [f"{quoted(c)} {'does not hold' if negated else 'holds'}" for c, negated in side]
-    if len(side) == 1:
-        outcome = "and it always does" if side[0][1] else "and it never does"
-    else:
-        outcome = "which never happens"
-    return f"{' and '.join(parts)}, {outcome}: {reason}"
+    """'<the side's conditions in words>, which never happens: <reason>'."""
+    parts = [clause(c, negated=negated) for c, negated in side]
+    return f"{' and '.join(parts)}, which never happens: {reason}"
 
 
 def why_not(
@@ -47,14 +43,17 @@ def why_not(
     if entrance is not None:
         verdict = judge(entrance, facts)
         if verdict.value is False:
-            return f"its entrance condition {quoted(entrance)} never holds: {verdict.reason}"
+            return (
+                f"it can be entered only when {clause(entrance)}, which never happens: "
+                f"{verdict.reason}"
+            )
     card = graph.card_entrances.get(target)
     if card is not None:
         verdict = judge(card[0], facts)
         if verdict.value is False:
             return (
-                f"{card[1]} can be entered only when {quoted(card[0])}, which never holds: "
-                f"{verdict.reason}"
+                f"{card[1]} can be entered only when {clause(card[0])}, which never "
+                f"happens: {verdict.reason}"
             )
     for root in graph.all_roots():
         if root.node == target:
@@ -62,7 +61,7 @@ def why_not(
                 verdict = judge(condition, facts)
                 if verdict.value is False:
                     return (
-                        f"{root.label} {role} {quoted(condition)}, which never holds: "
+                        f"{root.label} {role} {clause(condition)}, which never happens: "
                         f"{verdict.reason}"
                     )
     for node, arc in preds.get(target, ()):

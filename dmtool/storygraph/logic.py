@@ -193,7 +193,7 @@ def _kleene(formula: Formula, know: Knowledge) -> bool | None:
 
 def why(formula: Formula, value: bool, know: Knowledge, describe: Any) -> str:
     """Why the formula is always `value` (False: never true), in words; `describe` turns a
-    condition into a short quoted text."""
+    condition into words."""
     if formula.atom is not None:
         return _atom_reason(formula.atom, value, know)
     if formula.op == "not":

@@ -31,7 +31,8 @@ def solve(graph: StoryGraph) -> Solution:
     """Reachability under the tightest facts we can prove (a descending fixpoint)."""
     graph.asked = asked(graph)
     facts = Facts(
-        codas=frozenset(c for arcs in graph.arcs.values() for a in arcs for c in a.codas),
+        codas=frozenset(c for arcs in graph.arcs.values() for a in arcs for c in a.codas)
+        | graph.context.codas_elsewhere,
         visited=frozenset(graph.entries),
     )
     roots = graph.all_roots()

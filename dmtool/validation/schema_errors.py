@@ -66,14 +66,55 @@ def _vocabulary(allowed: list[Any]) -> tuple[str, str]:
 
 
 def _leaves(errors: Iterable[Any]) -> Iterator[Any]:
-    """Descend into oneOf/anyOf contexts and keep the most specific errors."""
+    """Descend into oneOf/anyOf contexts and keep the most specific errors.
+
+    A choice between single required keys ("exactly one action") stays one error; in other
+    choices, alternatives of a type the value does not have are set aside when another
+    alternative fits its type (a mapping is not judged as the list it was not meant to be).
+    """
     for error in errors:
         if error.validator in ("oneOf", "anyOf") and error.context:
-            deepest = max(len(e.absolute_path) for e in error.context)
+            if _key_choice(error) is not None:
+                yield error
+                continue
+            context = _fitting(error)
+            deepest = max(len(e.absolute_path) for e in context)
             if deepest > 0 and deepest >= len(error.absolute_path):
-                yield from _leaves(e for e in error.context if len(e.absolute_path) == deepest)
+                yield from _leaves(e for e in context if len(e.absolute_path) == deepest)
                 continue
         yield error
+
+
+def _key_choice(error: Any) -> list[str] | None:
+    """The keys of a oneOf whose alternatives each require one key, else None."""
+    if error.validator != "oneOf" or not isinstance(error.instance, dict):
+        return None
+    keys = []
+    for alternative in error.validator_value:
+        if not isinstance(alternative, dict) or set(alternative) - {"required", "description"}:
+            return None
+        required = alternative.get("required")
+        if not isinstance(required, list) or len(required) != 1:
+            return None
+        keys.append(required[0])
+    return keys
+
+
+def _fitting(error: Any) -> list[Any]:
+    """The errors of the alternatives whose type the value has (all, if none or all fit)."""
+    own = len(error.absolute_path)
+    branches: dict[Any, list[Any]] = {}
+    for inner in error.context:
+        branch = inner.relative_schema_path[0] if inner.relative_schema_path else None
+        branches.setdefault(branch, []).append(inner)
+    misfits = {
+        branch
+        for branch, inner in branches.items()
+        if any(e.validator == "type" and len(e.absolute_path) == own for e in inner)
+    }
+    if not misfits or len(misfits) == len(branches):
+        return list(error.context)
+    return [e for branch, inner in branches.items() if branch not in misfits for e in inner]
 
 
 def schema_diagnostics(
@@ -108,6 +149,7 @@ def explain_schema_errors(
     placement = KeyPlacement(document.data, {tuple(e.absolute_path): _missing(e) for e in required},
                              schemas, kind)
     accounted: set[tuple[tuple[Any, ...], str]] = set()
+    choices: list[Any] = []
     for error in pending:
         path = tuple(error.absolute_path)
         if _is_property_name_error(error):
@@ -117,14 +159,35 @@ def explain_schema_errors(
             if path not in vocabulary_objects:
                 found.extend(_unknown_properties(document, error, path, placement, accounted,
                                                  moves))
+            vocabulary_objects.add(path)
+        elif _key_choice(error) is not None:
+            choices.append(error)
         elif error.validator != "required":
             found.append(_single(document, error, path))
+    for error in choices:
+        path = tuple(error.absolute_path)
+        if path not in vocabulary_objects:  # an unknown key there is the mistake, said once
+            found.append(_one_key(document, error, path))
     for error in required:
         path = tuple(error.absolute_path)
         missing = [name for name in _missing(error) if (path, name) not in accounted]
         if missing:
             found.append(_missing_properties(document, path, missing))
     return found, moves
+
+
+def _one_key(document: SourceDocument, error: Any, path: tuple[Any, ...]) -> Diagnostic:
+    """A mapping that must name exactly one of some keys names none, or several."""
+    keys = _key_choice(error) or []
+    present = [k for k in error.instance if k in keys]  # as written
+    listed = ", ".join(keys)
+    place = _where(document, path)
+    if not present:
+        return diagnose("DM104", document.locate(path, key=True),
+                        f"{place} must name exactly one of: {listed}; it names none")
+    named = ", ".join(f"'{k}'" for k in present[:-1]) + f" and '{present[-1]}'"
+    return diagnose("DM101", document.locate(path + (present[1],), key=True),
+                    f"{place} must name exactly one of: {listed}; it names {named}")
 
 
 def _missing(error: Any) -> list[str]:

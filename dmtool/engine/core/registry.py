@@ -32,6 +32,8 @@ class Rules:
     steps: dict[str, Callable[..., Any]] = field(default_factory=dict)
     hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
     events: dict[str, str] = field(default_factory=lambda: dict(CORE_EVENTS))
+    # The condition cards a character can hold, by type (what fixtures may give them).
+    condition_cards: dict[str, str] = field(default_factory=dict)
 
     def _add(self, table: dict[str, Callable[..., Any]], what: str, name: str) -> Callable[[F], F]:
         def register(fn: F) -> F:
@@ -62,6 +64,10 @@ class Rules:
         """The event kinds this game logs, each with what it records."""
         self.events.update(kinds)
 
+    def declare_condition_cards(self, kinds: Mapping[str, str]) -> None:
+        """The types of condition card this game deals, each with what it is."""
+        self.condition_cards.update(kinds)
+
     def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         hook = self.hooks.get(name)
         if hook is None:
@@ -72,4 +78,4 @@ class Rules:
         """Every registered name by table: what tools (fixture checks, docs) may rely on."""
         return {"effects": sorted(self.effects), "conditions": sorted(self.conditions),
                 "steps": sorted(self.steps), "hooks": sorted(self.hooks),
-                "events": sorted(self.events)}
+                "events": sorted(self.events), "condition_cards": sorted(self.condition_cards)}

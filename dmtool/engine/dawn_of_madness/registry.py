@@ -7,6 +7,7 @@ Every rule module registers its effects, conditions, system steps and hooks on R
 from __future__ import annotations
 
 from dmtool.engine.core.registry import Rules
+from dmtool.engine.dawn_of_madness.constants import CONDITION_DECKS
 
 GAME = "dawn-of-madness"
 RULES = Rules(GAME)
@@ -108,3 +109,9 @@ RULES.declare_events({
     "wanderer_reset": "a wanderer went back to its original state between games",
     "wounded": "a wanderer took wounds",
 })
+
+# The condition card types a wanderer can hold: one deck each (size, and whether discards go
+# to its bottom, are in constants).
+RULES.declare_condition_cards(
+    {kind: f"a deck of {size} condition cards" for kind, (size, _) in CONDITION_DECKS.items()}
+)

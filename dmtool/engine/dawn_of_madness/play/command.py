@@ -1,8 +1,9 @@
 """`dmtool play` as a plain function: options in, text through `emit`, an exit code out.
 
 Exit codes: 0 every game ran to its end (a failed wanderer stage or a concluded finale);
-1 the campaign state file has problems (its diagnostics are printed), or a game stalled or
-met content the engine cannot run; 2 unusable options (raised as UsageError).
+1 the content has errors (printed, as `dmtool check` gives them; nothing is played), the
+campaign state file has problems (its diagnostics are printed), or a game stalled or met
+content the engine cannot run; 2 unusable options (raised as UsageError).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dmtool import __version__
 from dmtool.engine.dawn_of_madness.campaign import (
     CampaignState,
     from_game,
@@ -29,6 +31,8 @@ from dmtool.engine.dawn_of_madness.play.policies import policy_names
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
+from dmtool.reporters import render as render_report
+from dmtool.validation.gate import content_errors
 from dmtool.writing import WriteFailed, check_writable, exclusive
 
 GOALS = {goal: variant for variant, goal in SCORE_GOALS.items()}  # 30 -> short, ...
@@ -79,6 +83,13 @@ def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: No
     _check(options)
     variant = _variant(options)
     root = options.content or default_content_dir()
+    errors = content_errors([root])
+    if errors.diagnostics:
+        # The engine would play broken content wrongly, or stop half-way: say what is wrong.
+        emit(render_report(errors, fmt="text", color=False, tool_version=__version__))
+        emit(f"dmtool: the content under {root} has errors, so no game was played; fix them "
+             f"first ('dmtool check {root}' shows every finding).\n")
+        return 1
     try:
         base = load_catalog(root, options.wanderer)
     except EngineFault as fault:

@@ -71,6 +71,18 @@ def run(request: CheckRequest) -> int:
     return report.exit_code(strict=config.strict)
 
 
+def check_options(paths: tuple[Path, ...]) -> CheckOptions:
+    """The options `dmtool check PATHS` would run with here (the configuration's select,
+    ignore, exclude and size limit; the check cache): what `graph` and `odds` run first."""
+    from dmtool.config import load_config
+
+    config = load_config(Path.cwd()).merged(paths=paths)
+    return CheckOptions(paths=paths, select=frozenset(config.select),
+                        ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
+                        cache_dir=default_cache_directory(),
+                        excluded=config.is_excluded if config.exclude else None)
+
+
 class _ProgressBar:
     """A click progress bar on standard error, shown only on a terminal for long runs."""
 

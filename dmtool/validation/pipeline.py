@@ -50,10 +50,25 @@ class CheckOptions:
 
 @dataclass
 class CheckResult:
-    """A check's report, and the corpus it built (None when the run was replayed from cache)."""
+    """A check's report, and the corpus it built (None when the run was replayed from cache).
+
+    For commands that go on from the check (`dmtool graph`): the session holds every file
+    (its corpus can be built on a replay too), and the cache and run key let them keep what
+    they derive from this very state of the tree (CheckCache.derived_value).
+    """
 
     report: Report
     corpus: Corpus | None
+    session: CheckSession | None = None
+    cache: CheckCache | None = None
+    run_key: str | None = None
+
+    def full_corpus(self) -> Corpus:
+        """The corpus, built from the session when the report was replayed."""
+        if self.corpus is None:
+            assert self.session is not None
+            self.corpus = self.session.corpus or self.session.build_corpus()
+        return self.corpus
 
 
 def run_check(options: CheckOptions) -> Report:
@@ -94,7 +109,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
             cache.touch_record(key)
         cache.save()
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
-                                     replay), None)
+                                     replay), None, session, cache, run_key)
     session.problems.extend(problems)
     report = session.report(checked_names, select=options.select, ignore=options.ignore)
     report.files_checked = len(checked)
@@ -108,7 +123,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics),
                                  report.files_checked, tuple(report.sources.items())))
     cache.save()
-    return CheckResult(report, corpus)
+    return CheckResult(report, corpus, session, cache, run_key)
 
 
 def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,

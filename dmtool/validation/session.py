@@ -169,7 +169,8 @@ class CheckSession:
         """A Report of the files named in `checked` (display paths; None: every file)."""
         report = Report(select=select, ignore=ignore)
         report.extend(self.problems)
-        self.build_corpus()
+        corpus = self.build_corpus()
+        corpus.checked = frozenset(checked) if checked is not None else None
         for state in self.ordered():
             if checked is None or state.display in checked:
                 report.extend(state.own)

@@ -42,6 +42,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     first_seen: dict[tuple[str, str, int, int], Diagnostic] = {}
     for document in storybooks:
         storybook = Storybook.from_document(document)
+        if not _reported(corpus, document, storybook.wanderer):
+            continue  # none of its findings could be located in a file the user asked about
         by_wanderer[storybook.wanderer] += 1
         view = ContextView(corpus, storybook.wanderer)
         for diagnostic in analyse(storybook, context_for(view, storybook.wanderer)).diagnostics:
@@ -58,6 +60,26 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         for key, count in found.items():
             if count == by_wanderer[wanderer]:
                 yield first_seen[key]
+
+
+# Kinds whose files a storybook's findings can be located in (besides the storybook): its
+# roots (DM301, DM310) and its cards and codas (DM308, DM309, DM315).
+_FINDINGS_IN = ("world-shard", "encounter-card", "finale-encounter-card", "coda")
+
+
+def _reported(corpus: Corpus, document: SourceDocument, wanderer: str) -> bool:
+    """Whether any finding of this storybook's analysis could be reported in this run."""
+    checked = corpus.checked
+    if checked is None or document.display in checked:
+        return True
+    if any(d.display in checked for d in corpus.readable("round-trackers")):
+        return True
+    return any(
+        d.display in checked and (not isinstance(d.data, dict) or d.data.get("wanderer")
+                                  in (wanderer, None))
+        for kind in _FINDINGS_IN
+        for d in corpus.readable(kind)
+    )
 
 
 class ContextView:

@@ -129,6 +129,11 @@ def test_flow_collections_fit_the_width_or_become_block() -> None:
     out = fmt(long)
     assert out.startswith("a:\n  - item-number-0\n  - item-number-1\n")
     assert max(map(len, out.splitlines())) <= 100
+    # Every part fits, the whole does not (the last, empty one tips it over): block style.
+    tipping = "k: {a: " + "x" * 86 + ", e: []}\n"  # 101 columns
+    assert fmt(tipping) == "k:\n  a: " + "x" * 86 + "\n  e: []\n"
+    exact = "k: {a: " + "x" * 92 + "}\n"  # 100 columns: stays on one line
+    assert fmt(exact) == exact and fmt(exact.replace("x}", "xx}")).startswith("k:\n  a: ")
 
 
 def test_text_hygiene() -> None:

@@ -10,38 +10,35 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any
-
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dmtool.authoring._scan import (
     OTHER_BREAKS,
-    REFUSED_TOKENS,
     BlockScalar,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
     SourceError,
-    compose,
-    coverage,
-    find_comments,
-    tokens_of,
+    layout,
+    scan,
 )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Coll:
     """A mapping or sequence node with its items and the comments that close it."""
 
     node: Node
     parent_item: Item | None
-    depth: int
     items: list[Item] = field(default_factory=list)
-    trailing: list[str] = field(default_factory=list)
+    trailing: list[str] | None = None  # made when there is something to hold
 
     @property
     def col(self) -> int:
         return self.items[0].col if self.items else self.node.start_mark.column
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Item:
     """One mapping entry (key and value) or one sequence item, with its leading lines."""
 
@@ -50,9 +47,8 @@ class Item:
     value: Node
     line: int  # 0-based line where the item starts (the dash of a block sequence item)
     col: int
-    depth: int
     dash_line: int | None = None
-    leading: list[str] = field(default_factory=list)  # "" is a blank line, else "# ..."
+    leading: list[str] | None = None  # "" is a blank line, else "# ..."; made when needed
 
 
 @dataclass
@@ -64,13 +60,21 @@ class Source:
     root: Node
     header: list[str]
     trailer: list[str]
-    colls: dict[int, Coll]
+    colls: list[Coll]
     eol: dict[int, str]  # source line -> end-of-line comment text
-    comment_positions: list[tuple[int, int]]
+    comment_positions: list[tuple[int, int]]  # sorted
     blocks: dict[tuple[int, int], BlockScalar]
 
     def coll(self, node: Node) -> Coll:
-        return self.colls[id(node)]
+        return node.coll  # type: ignore[union-attr, no-any-return]
+
+    def release(self) -> None:
+        """Break the reference cycles (node <-> collection <-> item), so the whole tree is
+        freed at once when dropped instead of waiting for the cycle collector."""
+        for coll in self.colls:
+            coll.node.coll = None  # type: ignore[union-attr]
+            coll.items = []
+        self.colls = []
 
     def has_comment_inside(self, node: Node) -> bool:
         start = (node.start_mark.line, node.start_mark.column)
@@ -85,63 +89,56 @@ def parse(text: str) -> Source:
         raise SourceError("the file contains Unicode line or paragraph separators (U+0085, "
                           "U+2028 or U+2029); write them as escapes in double quotes")
     lines = text.split("\n")
-    tokens = tokens_of(text)
-    for token in tokens:
-        refused = REFUSED_TOKENS.get(type(token).__name__)
-        if refused:
-            raise SourceError(f"the formatter leaves files with {refused} untouched")
-    root = compose(text)
+    scanned = scan(text, lines)
+    root = scanned.root
     if not isinstance(root, MappingNode | SequenceNode):
         raise SourceError("the document is not a mapping or a list")
-    covered, blocks = coverage(tokens, lines)
-    eol, gap = find_comments(lines, covered)
-    colls, items = _structure(root, tokens)
-    source = Source(text, lines, root, [], [], colls, eol, [], blocks)
-    source.comment_positions = sorted(
-        [(line, lines[line].index("#", covered[line][-1][1])) for line in eol]
-        + [(line, lines[line].index("#")) for line, kind in gap.items() if kind == "#"]
-    )
-    _assign(source, items, gap)
+    found = layout(lines, scanned)
+    colls, items = _structure(root, found.dashes)
+    source = Source(text, lines, root, [], [], colls, found.eol, found.comments, scanned.blocks)
+    _assign(source, items, found.gap)
     return source
 
 
-def _structure(root: Node, tokens: list[Any]) -> tuple[dict[int, Coll], list[Item]]:
-    """Every collection and item, with block sequence items starting at their dash."""
-    dashes = sorted(
-        (t.start_mark.line, t.start_mark.column)
-        for t in tokens
-        if type(t).__name__ == "BlockEntryToken"
-    )
-    colls: dict[int, Coll] = {}
+def _structure(root: Node, dashes: list[tuple[int, int]]) -> tuple[list[Coll], list[Item]]:
+    """Every collection and item, items in document order (block sequence items start at
+    their dash), walked depth first with an explicit stack."""
+    colls: list[Coll] = []
     items: list[Item] = []
-
-    def walk(node: Node, parent_item: Item | None, depth: int) -> None:
-        if not isinstance(node, MappingNode | SequenceNode):
-            return
-        coll = Coll(node, parent_item, depth)
-        colls[id(node)] = coll
-        if isinstance(node, MappingNode):
-            for key, value in node.value:
-                if not isinstance(key, ScalarNode):
-                    raise SourceError("the formatter leaves files with complex keys untouched")
-                mark = key.start_mark
-                coll.items.append(Item(coll, key, value, mark.line, mark.column, depth + 1))
-        else:
-            own = _own_dashes(node, dashes)
-            for index, value in enumerate(node.value):
-                if own is not None:
-                    line, col = own[index]
-                    coll.items.append(Item(coll, None, value, line, col, depth + 1, dash_line=line))
-                else:
-                    mark = value.start_mark
-                    coll.items.append(Item(coll, None, value, mark.line, mark.column, depth + 1))
-        for item in coll.items:
-            items.append(item)
-            walk(item.value, item, depth + 1)
-
-    walk(root, None, 0)
-    items.sort(key=lambda item: (item.line, item.col, item.depth))
+    pending: list[Item] = []
+    _open(root, None, dashes, colls, pending)
+    while pending:
+        item = pending.pop()
+        items.append(item)
+        if type(item.value) is not ScalarNode:
+            _open(item.value, item, dashes, colls, pending)
     return colls, items
+
+
+def _open(node: Node, parent_item: Item | None, dashes: list[tuple[int, int]],
+          colls: list[Coll], pending: list[Item]) -> None:
+    """Make the collection view of `node` and queue its items, first item on top."""
+    if not isinstance(node, MappingNode | SequenceNode):
+        return
+    coll = node.coll = Coll(node, parent_item)
+    colls.append(coll)
+    found = coll.items
+    if isinstance(node, MappingNode):
+        for key, value in node.value:
+            if type(key) is not ScalarNode:
+                raise SourceError("the formatter leaves files with complex keys untouched")
+            mark = key.start_mark
+            found.append(Item(coll, key, value, mark.line, mark.column))
+    else:
+        own = _own_dashes(node, dashes)
+        for index, value in enumerate(node.value):
+            if own is not None:
+                line, col = own[index]
+                found.append(Item(coll, None, value, line, col, line))
+            else:
+                mark = value.start_mark
+                found.append(Item(coll, None, value, mark.line, mark.column))
+    pending.extend(reversed(found))
 
 
 def _own_dashes(node: SequenceNode, dashes: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
@@ -196,8 +193,10 @@ def _assign_run(
     closing = [c for c in _ancestors(before) if id(c) not in keep
                and (not c.node.flow_style or c.node.end_mark.line > run[0])]
     # What closes the root closes the document.
-    owners = [c.trailing if c.parent_item is not None else source.trailer for c in closing]
+    owners = [_trailing(c) if c.parent_item is not None else source.trailer for c in closing]
     if after is not None:
+        if after.leading is None:
+            after.leading = []
         owners.append(after.leading)
     elif not closing or closing[-1].parent_item is not None:
         owners.append(source.trailer)
@@ -215,6 +214,12 @@ def _assign_run(
         owners[position].append(_text(lines, number, gap))
         pending = []
     owners[-1].extend(pending)
+
+
+def _trailing(coll: Coll) -> list[str]:
+    if coll.trailing is None:
+        coll.trailing = []
+    return coll.trailing
 
 
 def _text(lines: list[str], number: int, gap: dict[int, str]) -> str:

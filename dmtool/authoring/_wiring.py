@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
+from dmtool.authoring._scan import MappingNode, Node, ScalarNode, SequenceNode
 from dmtool.authoring._source import Source, parse
 from dmtool.errors import UsageError
 from dmtool.loading import read_document

@@ -10,12 +10,13 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dmtool.authoring.fmt import WIDTH, FormatError, format_text
+from dmtool.authoring.fmt import WIDTH, FormatError, collector_paused, format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.authoring.scaffold import NewOptions, NewResult, run_new
 from dmtool.diagnostics import Diagnostic, Severity
 from dmtool.errors import UsageError
-from dmtool.loading import discover, read_document
+from dmtool.loading import discover, load_text
+from dmtool.loading.reading import decode, read_bytes
 from dmtool.validation.pipeline import display_path
 from dmtool.validation.schemas import default_schema_dir
 from dmtool.writing import rewrite_file
@@ -83,29 +84,48 @@ def run_fmt(options: FmtOptions) -> FmtResult:
     order = KeyOrder(options.schema_dir)
     for path in files:
         display = display_path(path)
-        loaded = read_document(path, display)
-        errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
-        if loaded.document is None or errors:
-            result.problems.extend(errors or loaded.diagnostics)
-            continue
-        raw = path.read_bytes()
-        before = raw.decode("utf-8")  # the loader vetted the encoding
-        try:
-            after = format_text(before, order=order, width=options.width)
-        except FormatError as exc:
-            result.skipped.append(Skipped(display, str(exc)))
-            continue
-        if after == before:
-            continue
-        result.changed.append(display)
-        if writing:
-            rewrite_file(path, after, expected=raw)  # through a symlink, not over it
-        else:
-            result.diffs.append(unified_diff(before, after, display))
+        # One pause of the cycle collector per file (see collector_paused): the loaded data
+        # is dropped before it wakes, or its first pass would walk all of it.
+        with collector_paused():
+            _format_one(path, display, options, order, result, writing=writing)
     result.wrote = writing
     failed = bool(result.problems or result.skipped)
     result.exit_code = 1 if failed or (options.check and result.changed) else 0
     return result
+
+
+def _format_one(path: Path, display: str, options: FmtOptions, order: KeyOrder,
+                result: FmtResult, *, writing: bool) -> None:
+    """Format one file. dmtool's loader reads it only when the layout changes (to prove the
+    data does not) or when the formatter cannot handle it (to say why, with locations):
+    an already formatted file costs one parse, as in `dmtool check`."""
+    raw, unreadable = read_bytes(path, display)
+    if unreadable is not None:
+        result.problems.append(unreadable)
+        return
+    assert raw is not None
+    text, problems = decode(raw, display)
+    if text is None:
+        result.problems.extend(problems)
+        return
+    before = raw.decode("utf-8")  # decode() vetted the encoding
+    try:
+        after = format_text(before, order=order, width=options.width)
+    except FormatError as exc:
+        loaded = load_text(text, path=path, display=display)
+        errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
+        if loaded.document is None or errors:
+            result.problems.extend(errors or loaded.diagnostics)
+        else:
+            result.skipped.append(Skipped(display, str(exc)))
+        return
+    if after == before:
+        return
+    result.changed.append(display)
+    if writing:
+        rewrite_file(path, after, expected=raw)  # through a symlink, not over it
+    else:
+        result.diffs.append(unified_diff(before, after, display))
 
 
 def unified_diff(before: str, after: str, display: str) -> str:

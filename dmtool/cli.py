@@ -26,6 +26,10 @@ def _codes(values: tuple[str, ...]) -> frozenset[str]:
 @click.version_option(__version__, "-V", "--version", prog_name="dmtool")
 def cli() -> None:
     """Check, graph, test and publish Dawn of Madness and Deep Madness content."""
+    # Imported here, not above: `dmtool --version` and `--help` need none of the rules.
+    from dmtool.commands.rules import register_rules
+
+    register_rules()  # every command that checks content runs every rule `check` runs
 
 
 @cli.command(epilog="Examples:\n\n  dmtool check\n\n  dmtool check content/wanderers/ --strict --format json")

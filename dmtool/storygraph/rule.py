@@ -1,4 +1,5 @@
-"""The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time.
+"""The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time
+(registered with the validation rules by dmtool.commands.rules).
 
 The analyses read the storybook's context (trackers, shards, cards, codas) tolerantly,
 partial documents included, so a typo in a card does not make its entry unreachable. A

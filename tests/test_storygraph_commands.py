@@ -117,6 +117,26 @@ def test_graph_reports_what_check_reports(tmp_path: Path) -> None:
         d.code for d in graphed.diagnostics)
 
 
+def test_graph_analyses_each_storybook_once_as_check_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dmtool.storygraph import analysis
+
+    path = _tree(tmp_path)
+    analysed: list[str] = []
+    original = analysis.analyse
+
+    def counting(storybook, context):  # type: ignore[no-untyped-def]
+        analysed.append(storybook.id)
+        return original(storybook, context)
+
+    monkeypatch.setattr(analysis, "analyse", counting)
+    result = run_graph(GraphOptions(paths=(path,)))
+    assert "storybook 'mara-book'" in result.text
+    # The check's story graph rule analysed it; graph prints that analysis's summary.
+    assert analysed == ["mara-book"]
+
+
 def test_a_second_graph_of_an_unchanged_tree_is_replayed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from dmtool.errors import UsageError
 from dmtool.loading import SourceDocument, discover
+from dmtool.storygraph.rule import analysis_of
 from dmtool.validation.cache import default_directory
 from dmtool.validation.pipeline import CheckOptions, CheckResult, check_and_load, display_path
 
@@ -26,19 +27,16 @@ class CheckedStorybooks:
     storybooks: list[str] = field(default_factory=list)
 
     def analyses(self) -> list[Analysis]:
-        """Each named storybook that passed its schema, analysed in its content tree."""
-        # Deferred: `graph` asks for analyses only when its output was not kept from an
-        # identical run, and then the analysis modules are worth their import time.
-        from dmtool.model.storybook import Storybook
-        from dmtool.storygraph.analysis import analyse
-        from dmtool.storygraph.context import context_for
-
+        """Each named storybook that passed its schema, analysed in its content tree: the
+        analyses the check's story graph rule made in this run, made now only if the rule
+        answered from its memo (or the whole report was replayed)."""
         corpus = self.result.full_corpus()
         found = []
         for document in corpus.of_kind("storybook"):
             if document.display in self.storybooks:
-                storybook = Storybook.from_document(document)
-                found.append(analyse(storybook, context_for(corpus, storybook.wanderer)))
+                analysis = analysis_of(corpus, document)
+                if analysis is not None:
+                    found.append(analysis)
         return found
 
 

@@ -19,15 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules.recording import RecordingCorpus
+
+if TYPE_CHECKING:
+    from dmtool.storygraph.analysis import Analysis
 
 # Findings about a wanderer's cards rather than one storybook: a card nothing spawns or a
 # coda nothing awards is an orphan only if no storybook of that wanderer uses it.
@@ -42,6 +46,10 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "round-trackers": ((("trackers",), list),),
 }
 MEMO = "storygraph:3:"
+# The analyses this process made, by storybook, with the corpus they were made in: `dmtool
+# graph` prints the summaries of the very analyses its check reported (not made twice).
+_ANALYSED: weakref.WeakKeyDictionary[SourceDocument, tuple[weakref.ref[Corpus], Analysis]] = (
+    weakref.WeakKeyDictionary())
 _OWNER = "wanderer-field:1"
 
 
@@ -130,6 +138,7 @@ class _Context:
     def __init__(self, corpus: Corpus, wanderer: str) -> None:
         from dmtool.storygraph.context import context_for
 
+        self.corpus = corpus
         self.view = ContextView(corpus, wanderer)
         self.recording = RecordingCorpus(self.view)
         self.context = context_for(self.recording, wanderer)
@@ -145,7 +154,9 @@ class _Context:
         from dmtool.storygraph.analysis import analyse
 
         storybook = Storybook.from_document(document)
-        found = analyse(storybook, self.context).diagnostics
+        analysis = analyse(storybook, self.context)
+        _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
+        found = analysis.diagnostics
         # An ending left out (DM258 names it) leaves its finale's entries without a root.
         if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
             found = [d for d in found if d.code not in REACHABILITY_CODES]
@@ -166,6 +177,19 @@ def _plain_values(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(_plain_values(item) for item in value)
     return value
+
+
+def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
+    """The storybook's analysis in this corpus, as the rule makes it: the one this process
+    made while checking the corpus, else made now (None: the book names no wanderer)."""
+    made = _ANALYSED.get(document)
+    if made is None or made[0]() is not corpus:
+        wanderer = _owner(document)
+        if wanderer is None:
+            return None
+        _Context(corpus, wanderer).analyse(document)
+        made = _ANALYSED[document]
+    return made[1]
 
 
 def _analyse(corpus: Corpus, document: SourceDocument,

@@ -117,6 +117,26 @@ def test_graph_reports_what_check_reports(tmp_path: Path) -> None:
         d.code for d in graphed.diagnostics)
 
 
+def test_graph_follows_the_configuration_as_check_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from dmtool.cli import cli
+
+    path = _tree(tmp_path, clean_entries() + [entry(2, [{"goto": 77}], kind="event")])
+    (tmp_path / "dmtool.toml").write_text(
+        '[per-file-ignores]\n"*.yaml" = { codes = ["DM301"], reason = "being rewritten" }\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    name = path.relative_to(tmp_path).as_posix()
+    checked = CliRunner().invoke(cli, ["check", name])
+    graphed = CliRunner().invoke(cli, ["graph", name])
+    assert checked.exit_code == graphed.exit_code == 0, graphed.output
+    assert "DM301" not in graphed.output
+    assert checked.output.splitlines()[-1] in graphed.output  # the same summary line
+
+
 def test_graph_analyses_each_storybook_once_as_check_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dmtool.errors import UsageError
-from dmtool.loading import SourceDocument, discover
+from dmtool.loading import SourceDocument
 from dmtool.storygraph.rule import analysis_of
 from dmtool.validation.cache import default_directory
-from dmtool.validation.pipeline import CheckOptions, CheckResult, check_and_load, display_path
+from dmtool.validation.pipeline import CheckOptions, CheckResult, check_and_load
 
 if TYPE_CHECKING:
     from dmtool.storygraph.analysis import Analysis
@@ -47,11 +47,10 @@ def check_storybooks(paths: Sequence[Path], check: CheckOptions | None = None) -
     A path that holds no storybook and no problem is a usage error (exit code 2)."""
     options = check or CheckOptions(paths=tuple(paths), cache_dir=default_directory())
     result = check_and_load(options)
-    named = {display_path(path) for path in discover(list(paths))[0]}
     storybooks = sorted(
         state.display
         for state in (result.session.files.values() if result.session is not None else ())
-        if state.display in named and _is_storybook(state.result.document)
+        if state.display in result.checked and _is_storybook(state.result.document)
     )
     if not storybooks and not result.report.diagnostics:
         shown = ", ".join(p.as_posix() for p in paths)

@@ -56,8 +56,9 @@ def run_graph(options: GraphOptions) -> GraphResult:
         raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")
     key = _derived_key(result, options)
     stored = result.cache.derived_value(key) if key is not None and result.cache else None
-    if _is_stored(stored):
+    if _is_stored(stored) and result.cache is not None:
         text, data, exit_code = stored
+        result.cache.save()  # keeps the stored output as recently used as the run itself
         return GraphResult(text, json.loads(data), tuple(report.diagnostics), exit_code=exit_code)
     # The analyses, drawings and their imports are needed only now: a replayed run (above)
     # costs what a replayed `dmtool check` does.

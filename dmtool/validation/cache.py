@@ -304,6 +304,7 @@ class CheckCache:
         # A read-only tree still gets its report, only slower next time.
         with contextlib.suppress(OSError):
             _write_replacing(self._file(), frame(payload))
+            self._dirty = False  # saved: a second save in the same run writes nothing
 
 
 def _recent(entries: dict[str, Any], oldest: int,

@@ -66,6 +66,7 @@ class CheckResult:
     session: CheckSession | None = None
     cache: CheckCache | None = None
     run_key: str | None = None
+    checked: frozenset[str] = frozenset()  # display paths of the files asked about
 
     def full_corpus(self) -> Corpus:
         """The corpus, built from the session when the report was replayed."""
@@ -114,7 +115,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
             cache.touch_record(key)
         cache.save()
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
-                                     replay), None, session, cache, run_key)
+                                     replay), None, session, cache, run_key,
+                           frozenset(checked_names))
     session.problems.extend(problems)
     report = session.report(checked_names, select=options.select, ignore=options.ignore,
                             ignores=options.ignores)
@@ -129,7 +131,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics),
                                  report.files_checked, tuple(report.sources.items())))
     cache.save()
-    return CheckResult(report, corpus, session, cache, run_key)
+    return CheckResult(report, corpus, session, cache, run_key, frozenset(checked_names))
 
 
 def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,

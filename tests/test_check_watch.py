@@ -105,4 +105,7 @@ def test_watch_prints_text_only(workspace):
     refused = subprocess.run([sys.executable, "-m", "dmtool.cli", "check", "--watch", "--format", "json"],
                              cwd=workspace, capture_output=True, text=True, check=False, timeout=120)
     assert refused.returncode == 2
-    assert "--watch prints text to the terminal; drop --format and --output" in refused.stderr
+    assert "--watch prints text to the terminal; drop --format, --output and --statistics" in refused.stderr
+    statistics = subprocess.run([sys.executable, "-m", "dmtool.cli", "check", "--watch", "--statistics"],
+                                cwd=workspace, capture_output=True, text=True, check=False, timeout=120)
+    assert statistics.returncode == 2 and "drop --format" in statistics.stderr

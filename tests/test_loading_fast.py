@@ -83,6 +83,7 @@ def test_the_fast_path_takes_almost_all_of_the_content(monkeypatch: pytest.Monke
     "a: [-]\n", "{url: http://x}\n", "a:\n\t- b\n", "%YAML 1.2\n---\na: 1\n", "a: -\n",
     "4: x\n\"4\": y\n", "a: " + "[" * 70 + "]" * 70 + "\n", "x: 1e400\n", "x: 0o17\n",
     "a: 1\r\nb: |\r\n  x\r\n  y", "b: |\n  x\n  y", "a: b\x07c\n", "a: \"\x85\"\n",
+    "\ufeffid: x\nkind: coda\n", "a: x\ufeffy\n", "a: \"\ufeff\"\n",
 ])
 def test_both_paths_agree_where_they_differ_most(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     quick, slow, _ = _both(text, monkeypatch)

@@ -23,7 +23,8 @@ _BEFORE_NODE = " \t\n\r[{,"
 # Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not). An
 # ASCII text is checked by deleting every allowed character: what is left is not allowed.
 _ALLOWED_ASCII = str.maketrans("", "", "".join(map(chr, range(32, 127))) + "\t\n\r")
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+# A byte order mark is one too: yaml-rs reads a leading one as part of the first key.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
 # '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
 _EXPLICIT_KEY = re.compile(r"\n[ -]*[?:](?:[ \r\n]|\Z)")
 # ':' right before a flow indicator (`{a:, b}`: a key in YAML 1.2, refused as S6).

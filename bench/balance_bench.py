@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--balance-games", type=int, default=10000)
+    parser.add_argument("--balance-games", type=int, default=10000, help="0: skip the run")
     args = parser.parse_args(argv)
     for policy, games in GAMES.items():
         count = max(1, int(games * args.scale))
@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
             line += (f"; before: {BEFORE[policy]:.1f} ({rate / BEFORE[policy]:.2f} x median); "
                      f"target >= {TARGET[policy]:.0f}")
         print(line, flush=True)
+    if args.balance_games <= 0:  # per-core figures only
+        return
     seconds = balance_run(args.balance_games)
     print(f"balance: dmtool balance --games {args.balance_games} --policy greedy --html: "
           f"{seconds:.1f} s wall on every core ({args.balance_games / seconds:.0f} games/s; "

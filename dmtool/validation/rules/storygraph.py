@@ -195,9 +195,16 @@ class ContextView:
         self._corpus = corpus
         self._wanderer = wanderer
         self.incomplete = False
+        # The context asks for some kinds many times (every card kind, once per analysis);
+        # the corpus does not change while a view lives, so each kind is read once.
+        self._kinds: dict[str, list[SourceDocument]] = {}
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
-        return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = [self._as_mine(document, kind)
+                                         for document in self._corpus.readable(kind)]
+        return found
 
     @property
     def documents(self) -> list[SourceDocument]:

@@ -53,6 +53,8 @@ class SourceDocument:
         self._read_text = read_text
         self._data = data
         self._read_data = read_data if data is None else None
+        # Builds the data again after let_go_of_data (None: the data is never let go).
+        self._reload: Callable[[], Any] | None = None
         self._kind = kind
         self._doc_id = doc_id
         # Stored memos (from the cache) and the keys used in this run.
@@ -90,6 +92,18 @@ class SourceDocument:
             self._data = self._read_data()
             self._read_data = None
         return self._data
+
+    def let_go_of_data(self, reload: Callable[[], Any] | None = None) -> None:
+        """Drop the data until it is asked for again, when it can be built again: `reload`
+        builds it (and is kept for later calls). A large document's data is several
+        times its text; a check holds only the one it is working on."""
+        if reload is not None:
+            self._reload = reload
+        if self._reload is None or self._read_data is not None:
+            return
+        _ = self.kind, self.doc_id  # known without the data from now on
+        self._data = None
+        self._read_data = self._reload
 
     @property
     def data_loaded(self) -> bool:

@@ -52,6 +52,11 @@ def _are_top_fields(value: Any) -> bool:
         for k, v in value.items())
 
 
+def top_fields_of(document: SourceDocument) -> dict[str, Any]:
+    """Corpus.top_fields, for a document not yet in a corpus."""
+    return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+
+
 @dataclass
 class Corpus:
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
@@ -206,7 +211,7 @@ class Corpus:
     def top_fields(self, document: SourceDocument) -> dict[str, Any]:
         """A document's top-level scalar members (remembered with it: no need to unpack a
         large document again to filter on them). Lists and mappings stand as CONTAINER."""
-        return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+        return top_fields_of(document)
 
     def reads_as(self, document: SourceDocument, key: str, wanted: Any) -> bool | None:
         """Whether a document's top-level `key` says `wanted`: None when it cannot be told.

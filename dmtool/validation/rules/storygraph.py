@@ -90,7 +90,9 @@ class _Memo:
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:
-            return _analyse(self._corpus, book, wanderer)[0]
+            found = _analyse(self._corpus, book, wanderer)[0]
+            book.let_go_of_data()
+            return found
         by_documents = f"{MEMO}{wanderer}:{self._membership}"
         stored = book.memos.get(by_documents)
         if stored is not None and self._current(stored):
@@ -107,6 +109,7 @@ class _Memo:
         book.memos[by_documents] = (self._known(built.recording.read - {book.display}), packed)
         book.memos_used.add(by_documents)
         book.memos_changed = True
+        book.let_go_of_data()  # a large book's data, built again for its analysis: not kept
         return [unpack(p) for p in packed]
 
     def _known(self, names: set[str]) -> tuple[tuple[str, str | None], ...]:
@@ -173,6 +176,12 @@ def _analyse(corpus: Corpus, document: SourceDocument,
     return found, built.recording.read - {document.display}
 
 
+def remember(document: SourceDocument) -> None:
+    """A storybook's wanderer, memoised (see rules/__init__.py)."""
+    if document.kind == "storybook":
+        _owner(document)
+
+
 def _owner(document: SourceDocument) -> str | None:
     """The document's `wanderer:` field, remembered with it (no need to unpack it again)."""
     def read(doc: SourceDocument) -> str | None:
@@ -195,9 +204,16 @@ class ContextView:
         self._corpus = corpus
         self._wanderer = wanderer
         self.incomplete = False
+        # The context asks for some kinds many times (every card kind, once per analysis);
+        # the corpus does not change while a view lives, so each kind is read once.
+        self._kinds: dict[str, list[SourceDocument]] = {}
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
-        return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = [self._as_mine(document, kind)
+                                         for document in self._corpus.readable(kind)]
+        return found
 
     @property
     def documents(self) -> list[SourceDocument]:

@@ -157,5 +157,27 @@ def test_a_text_given_again_is_not_checked_again_and_answers_as_fresh(
     assert {("DM301", str(book)), ("DM202", str(book))} <= codes
 
 
+def test_a_cards_sentience_changes_are_memoised_and_follow_its_edits(
+        loaded: CheckSession) -> None:
+    """The story graph's context reads every card's sentience changes through a memo of
+    the card; an edited card is read afresh (never the stale memo)."""
+    from dmtool.validation.rules.storygraph import _Context
+
+    drift = Path("content/dawn-of-madness/abominations/the-white-drift.yaml")
+    text = drift.read_text(encoding="utf-8")
+    assert "modify_sentience: {blue: 1}" in text
+    before = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
+    document = loaded.files[drift].result.document
+    assert document is not None
+    assert "sentience-changes:1:abomination" in document.memos
+    loaded.update(drift, text.replace("modify_sentience: {blue: 1}", "modify_sentience: {blue: 5}"))
+    after = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
+    assert after["blue"] == (before["blue"][0] + 4, before["blue"][1])
+    fresh = CheckSession()
+    fresh.load([Path("content")])
+    fresh.update(drift, text.replace("modify_sentience: {blue: 1}", "modify_sentience: {blue: 5}"))
+    assert _flat(loaded.diagnostics()) == _flat(fresh.diagnostics())
+
+
 def _no_disk(*args: object, **kwargs: object) -> None:
     raise AssertionError("the session read a file from disk after loading")

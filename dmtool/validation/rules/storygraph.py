@@ -222,7 +222,10 @@ class ContextView:
 
     def _as_mine(self, document: SourceDocument, kind: str) -> SourceDocument:
         """The document, read as this wanderer's when its wanderer cannot be read."""
-        mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer
+        # Whose it is, from the document's top-level fields (a memo): a card of another
+        # wanderer is not unpacked to be told apart.
+        mine = (kind == "round-trackers"
+                or self._corpus.top_fields(document).get("wanderer") == self._wanderer)
         read = document
         if not mine and self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
             read, mine = document.read_as({**document.data, "wanderer": self._wanderer}), True

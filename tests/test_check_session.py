@@ -44,7 +44,7 @@ def _flat(by_file: dict[str, list]) -> list[tuple[str, str, int, int, str]]:  # 
 
 def _analyses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record the storybooks the story graph rule analyses from now on."""
-    from dmtool.validation.rules import storygraph
+    from dmtool.storygraph import rule as storygraph
 
     analysed: list[str] = []
     original = storygraph._Context.analyse
@@ -161,7 +161,7 @@ def test_a_cards_sentience_changes_are_memoised_and_follow_its_edits(
         loaded: CheckSession) -> None:
     """The story graph's context reads every card's sentience changes through a memo of
     the card; an edited card is read afresh (never the stale memo)."""
-    from dmtool.validation.rules.storygraph import _Context
+    from dmtool.storygraph.rule import _Context
 
     drift = Path("content/dawn-of-madness/abominations/the-white-drift.yaml")
     text = drift.read_text(encoding="utf-8")

@@ -61,8 +61,9 @@ def top_fields_of(document: SourceDocument) -> dict[str, Any]:
 class Corpus:
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
 
-    `checked` holds the display paths the user asked about: cross-file rules see the whole
-    corpus but the CLI reports only diagnostics located in checked files.
+    `checked` holds the display paths the user asked about (None: every file): cross-file
+    rules see the whole corpus but only diagnostics located in checked files are reported,
+    so a rule may skip work whose findings could only land elsewhere.
     """
 
     documents: list[SourceDocument] = field(default_factory=list)
@@ -70,6 +71,7 @@ class Corpus:
     schemas: Any = None
     # Documents of a known kind that failed their schema or did not parse.
     partial: list[SourceDocument] = field(default_factory=list)
+    checked: frozenset[str] | None = None
     _facts: dict[int, DocumentFacts] = field(default_factory=dict)
     _by_kind: dict[str, list[SourceDocument]] | None = None
     _partial_by_kind: dict[str, list[SourceDocument]] | None = None

@@ -2,9 +2,12 @@
 
 Every module in this package that defines `check(corpus) -> Iterable[Diagnostic]` is a
 rule module; they are found automatically, so adding a rule never edits a shared list.
-A rule module may also define `remember(document)`: it computes the memos the rule
-derives from one document alone, called while a large document's data is in hand (the
-check lets go of that data afterwards, see pipeline.py).
+Rules that live in a higher layer (the story graph analyses, the scenario fixture checks)
+are registered here by that layer (`register_rule`, see dmtool.commands.rules): this
+package never imports them.
+A rule may also have a `remember(document)`: it computes the memos the rule derives from
+one document alone, called while a large document's data is in hand (the check packs
+that data away afterwards, see pipeline.py).
 """
 
 from __future__ import annotations
@@ -20,23 +23,41 @@ from dmtool.validation.corpus import Corpus
 RuleCheck = Callable[[Corpus], Iterable[Diagnostic]]
 Remember = Callable[[SourceDocument], object]
 
+# Rules registered by higher layers, by name (a name shared with a rule module is refused).
+_REGISTERED: dict[str, RuleCheck] = {}
+_REGISTERED_MEMOS: dict[str, Remember] = {}
+
+
+def register_rule(name: str, check: RuleCheck, remember: Remember | None = None) -> None:
+    """Run `check` as a rule of every check from now on (registering it again is harmless);
+    `remember`, if given, is the rule's per-document memos (see the module docstring)."""
+    if _module_rules().get(name, (check, None))[0] is not check:
+        raise ValueError(f"a rule module named {name!r} already exists")
+    _REGISTERED[name] = check
+    if remember is not None:
+        _REGISTERED_MEMOS[name] = remember
+
 
 def rule_checks() -> list[tuple[str, RuleCheck]]:
-    """(module name, check function) for every rule module, in name order."""
-    return [(name, check) for name, check, _ in _modules()]
+    """(name, check function) for every rule module and registered rule, in name order."""
+    checks = {name: check for name, (check, _) in _module_rules().items()}
+    return sorted({**checks, **_REGISTERED}.items(), key=lambda item: item[0])
 
 
 def document_memos() -> list[Remember]:
-    """Every rule module's `remember(document)`, in name order."""
-    return [remember for _, _, remember in _modules() if remember is not None]
+    """Every rule's `remember(document)`, in name order."""
+    found = {name: remember for name, (_, remember) in _module_rules().items()
+             if remember is not None}
+    return [remember for _, remember in sorted({**found, **_REGISTERED_MEMOS}.items(),
+                                               key=lambda item: item[0])]
 
 
-def _modules() -> list[tuple[str, RuleCheck, Remember | None]]:
-    found: list[tuple[str, RuleCheck, Remember | None]] = []
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+def _module_rules() -> dict[str, tuple[RuleCheck, Remember | None]]:
+    found: dict[str, tuple[RuleCheck, Remember | None]] = {}
+    for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         check = getattr(module, "check", None)
         if callable(check):
             remember = getattr(module, "remember", None)
-            found.append((info.name, check, remember if callable(remember) else None))
+            found[info.name] = (check, remember if callable(remember) else None)
     return found

@@ -168,18 +168,33 @@ class _Context:
 
 def _plain_values(value: Any) -> Any:
     """The context as plain values: a place in a document stands as (path, parts)."""
+    cls = value.__class__
+    # The plain data of the context first, by exact type (most of it: effects and their
+    # bodies); the generic tests below are much slower and give the same values for these.
+    if cls is dict:
+        return tuple((key, _plain_values(item)) for key, item in value.items())
+    if cls is list or cls is tuple:
+        return tuple(_plain_values(item) for item in value)
+    if cls is str or cls is int or value is None or cls is bool or cls is float:
+        return value
     from dmtool.storygraph.context import Place
 
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,
-                tuple(_plain_values(getattr(value, f.name)) for f in dataclasses.fields(value)))
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(value))
+        return (cls.__name__, tuple(_plain_values(getattr(value, name)) for name in names))
     if isinstance(value, Mapping):
         return tuple((key, _plain_values(item)) for key, item in value.items())
     if isinstance(value, list | tuple):
         return tuple(_plain_values(item) for item in value)
     return value
+
+
+# The field names of each dataclass met in a context (dataclasses.fields is slow).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:

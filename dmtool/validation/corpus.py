@@ -24,7 +24,7 @@ from dmtool.validation.facts import (
     facts_of,
     walker_for,
 )
-from dmtool.validation.references import ReferenceWalker
+from dmtool.validation.references import Reference, ReferenceWalker
 
 # Referable things that live as items of a list inside another kind's document:
 # referred kind -> (containing kind, list key); each item carries an `id`.
@@ -73,6 +73,7 @@ class Corpus:
     partial: list[SourceDocument] = field(default_factory=list)
     checked: frozenset[str] | None = None
     _facts: dict[int, DocumentFacts] = field(default_factory=dict)
+    _top_refs: dict[int, dict[str | int, list[Reference]]] = field(default_factory=dict)
     _by_kind: dict[str, list[SourceDocument]] | None = None
     _partial_by_kind: dict[str, list[SourceDocument]] | None = None
     _by_id: dict[tuple[str, str], SourceDocument] | None = None
@@ -227,14 +228,26 @@ class Corpus:
         if value == wanted:
             return True
         facts = self.facts(document)
-        if any(ref.path == (key,) and ref.value == value
-               and not any(value in self.defined(k) for k in ref.kinds)
-               for ref in facts.references):
+        if any(ref.value == value and not any(value in self.defined(k) for k in ref.kinds)
+               for ref in self._top_references(document, facts).get(key, ())):
             return None
         if facts.standing is not Standing.TRUSTED and (
                 key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None
         return False
+
+    def _top_references(self, document: SourceDocument,
+                        facts: DocumentFacts) -> dict[str | int, list[Reference]]:
+        """A document's references written at its top level, by key (reads_as is asked
+        for every document of a counted kind, once per manifest line)."""
+        found = self._top_refs.get(id(document))
+        if found is None:
+            found = {}
+            for ref in facts.references:
+                if len(ref.path) == 1:
+                    found.setdefault(ref.path[0], []).append(ref)
+            self._top_refs[id(document)] = found
+        return found
 
     def kinds(self) -> Iterator[str]:
         if self._by_kind is None:

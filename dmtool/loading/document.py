@@ -60,6 +60,9 @@ class SourceDocument:
         # Stored memos (from the cache) and the keys used in this run.
         self.memos: dict[str, Any] = memos if memos is not None else {}
         self.memos_used: set[str] = set()
+        # Keys whose value was computed in this process or has passed its check: a memo
+        # read many times a run (a document's top-level fields) is checked once.
+        self._sound: set[str] = set()
         self.memos_changed = False
         # Read with the pure Python parser (libyaml refused it): positions come from it too.
         self.pure_parser = False
@@ -136,11 +139,15 @@ class SourceDocument:
         self.memos_used.add(key)
         if key in self.memos:
             stored = self.memos[key]
+            if key in self._sound:
+                return stored  # type: ignore[no-any-return]
             if check is None or check(stored):
+                self._sound.add(key)
                 return stored  # type: ignore[no-any-return]
         value = compute(self)
         self.memos[key] = value
         self.memos_changed = True
+        self._sound.add(key)
         return value
 
     def read_as(self, data: Any) -> SourceDocument:

@@ -8,6 +8,7 @@ diagnostics: cacheable by content) from what depends on the file system around i
 from __future__ import annotations
 
 import marshal
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,7 +239,8 @@ def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagno
         return [diagnose("DM016", where,
                          f"the modeline names schema '{Path(modeline).name}' but the document is "
                          f"of kind '{kind}', whose schema is '{expected}'")]
-    if "://" not in modeline and not (document.path.parent / modeline).is_file():
+    if "://" not in modeline and not os.path.isfile(
+            os.path.join(os.path.dirname(document.path), modeline)):
         return [diagnose("DM018", where,
                          f"the modeline's schema path '{modeline}' does not exist relative to "
                          "this file")]

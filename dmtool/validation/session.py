@@ -45,8 +45,8 @@ RECENT_TEXT_LIMIT = 2 * 1024 * 1024
 
 def display_path(path: Path) -> str:
     """Paths as the user reads them: relative to the working directory when inside it."""
-    absolute = os.path.abspath(path)
     cwd = os.getcwd()
+    absolute = os.path.normpath(os.path.join(cwd, path))  # abspath, without a second getcwd
     if absolute == cwd or absolute.startswith(cwd + os.sep):
         return Path(os.path.relpath(absolute, cwd)).as_posix()
     return Path(absolute).as_posix()

@@ -22,6 +22,7 @@ import hashlib
 import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
@@ -48,8 +49,22 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
 MEMO = "storygraph:3:"
 # The analyses this process made, by storybook, with the corpus they were made in: `dmtool
 # graph` prints the summaries of the very analyses its check reported (not made twice).
+# Kept only inside keeping_analyses(): an analysis holds its whole storybook and graph, so
+# a plain check, which never asks again, would hold every book's at once (peak memory).
 _ANALYSED: weakref.WeakKeyDictionary[SourceDocument, tuple[weakref.ref[Corpus], Analysis]] = (
     weakref.WeakKeyDictionary())
+_keeping: list[bool] = [False]
+
+
+@contextmanager
+def keeping_analyses() -> Iterator[None]:
+    """Keep the analyses the rule makes meanwhile, for analysis_of."""
+    before = _keeping[0]
+    _keeping[0] = True
+    try:
+        yield
+    finally:
+        _keeping[0] = before
 _OWNER = "wanderer-field:1"
 
 
@@ -158,7 +173,8 @@ class _Context:
 
         storybook = Storybook.from_document(document)
         analysis = analyse(storybook, self.context)
-        _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
+        if _keeping[0]:
+            _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
         found = analysis.diagnostics
         # An ending left out (DM258 names it) leaves its finale's entries without a root.
         if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
@@ -205,7 +221,8 @@ def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
         wanderer = _owner(document)
         if wanderer is None:
             return None
-        _Context(corpus, wanderer).analyse(document)
+        with keeping_analyses():
+            _Context(corpus, wanderer).analyse(document)
         made = _ANALYSED[document]
     return made[1]
 

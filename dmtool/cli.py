@@ -475,6 +475,12 @@ def main() -> None:
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
         sys.exit(EXIT_USAGE)
+    except OSError as exc:  # the file system said no (full, read-only, denied, too long...)
+        from dmtool.writing.errors import reason  # only on this path, as the commands are
+
+        where = f"{Path(exc.filename).as_posix()}: " if exc.filename else ""
+        click.echo(f"dmtool: cannot use {where}{reason(exc)}", err=True)
+        sys.exit(EXIT_USAGE)
     except Exception as exc:
         click.echo(f"dmtool: internal error: {type(exc).__name__}: {exc}", err=True)
         click.echo("Please report this with the command you ran.", err=True)

@@ -7,12 +7,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dmtool import __version__
 from dmtool.errors import UsageError
 from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.pipeline import CheckOptions, run_check
+
+if TYPE_CHECKING:  # the configuration is imported when a check runs, not at start-up
+    from dmtool.config import Config
 
 DEFAULT_PATHS = (Path("content"),)
 # Show a progress bar only for runs long enough to need one.
@@ -60,7 +63,8 @@ def run(request: CheckRequest) -> int:
                                         ignore=frozenset(config.ignore), progress=progress,
                                         max_file_size=config.max_file_size,
                                         cache_dir=None if request.no_cache else default_cache_directory(),
-                                        excluded=config.is_excluded if config.exclude else None))
+                                        excluded=config.is_excluded if config.exclude else None,
+                                        excluded_by=_exclusion(config)))
     text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:
         from dmtool.writing import write_report
@@ -69,6 +73,12 @@ def run(request: CheckRequest) -> int:
     else:
         sys.stdout.write(text)
     return report.exit_code(strict=config.strict)
+
+
+def _exclusion(config: Config) -> str:
+    patterns = ", ".join(repr(p) for p in config.exclude)
+    where = f" in {config.source.as_posix()}" if config.source else ""
+    return f"'exclude' ({patterns}){where}"
 
 
 class _ProgressBar:

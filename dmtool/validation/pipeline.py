@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dmtool.diagnostics import Location, Report, diagnose
+from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, read_bytes, read_text
@@ -43,6 +43,8 @@ class CheckOptions:
     max_file_size: int | None = None
     # Files for which this returns True are skipped (the configuration's `exclude`).
     excluded: Callable[[Path], bool] | None = None
+    # Where `excluded` comes from, for the warning when it leaves nothing to check.
+    excluded_by: str = "the configuration's 'exclude' setting"
     progress: Callable[[int, int], None] | None = None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
     cache_dir: Path | None = None
@@ -70,6 +72,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     context: list[Path] = []
     if options.whole_corpus:
         context, _ = discover(content_roots(options.paths))
+    found = len(checked)
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
         context = [p for p in context if not options.excluded(p)]
@@ -99,8 +102,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     report = session.report(checked_names, select=options.select, ignore=options.ignore)
     report.files_checked = len(checked)
     if not checked and not problems:
-        shown = ", ".join(p.as_posix() for p in options.paths)
-        report.add(diagnose("DM019", Location(shown), f"no YAML files found under {shown}"))
+        report.add(_nothing_checked(options, found))
     corpus = session.corpus
     assert corpus is not None
     _attach_sources(report, session, options.max_file_size)
@@ -162,6 +164,16 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
+
+
+def _nothing_checked(options: CheckOptions, found: int) -> Diagnostic:
+    """DM019 with its reason: an empty selection is a warning, never a silent clean pass."""
+    shown = ", ".join(p.as_posix() for p in options.paths)
+    if found:
+        return diagnose("DM019", Location(shown), (
+            f"nothing was checked: all {found} YAML file(s) under {shown} are excluded by "
+            f"{options.excluded_by}; change the patterns or the paths"))
+    return diagnose("DM019", Location(shown), f"no YAML files found under {shown}")
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:

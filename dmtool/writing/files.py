@@ -63,8 +63,11 @@ def write_report(path: Path, data: str | bytes, *, content_roots: Iterable[Path]
 def check_report_path(path: Path, *, content_roots: Iterable[Path] = ()) -> Path:
     """Raise WriteRefused now if `write_report` would refuse `path`; returns its real path."""
     target = real(path)
-    why = "it is a folder" if target.is_dir() else (
-        project_reason(target) or content_reason(target, content_roots))
+    try:
+        why = "it is a folder" if target.is_dir() else (
+            project_reason(target) or content_reason(target, content_roots))
+    except OSError as exc:  # a name too long, a loop of links: the path cannot be used
+        raise write_failed(path, exc, doing="use") from None
     if why:
         raise WriteRefused(f"will not write the report to {path.as_posix()}: {why}; "
                            "choose another file name")
@@ -111,7 +114,10 @@ def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
 def check_writable(path: Path) -> None:
     """Fail now (WriteRefused, WriteFailed) if a file could not be written at `path` later."""
     target = real(path)
-    why = "it is a folder" if target.is_dir() else project_reason(target)
+    try:
+        why = "it is a folder" if target.is_dir() else project_reason(target)
+    except OSError as exc:
+        raise write_failed(path, exc, doing="use") from None
     if why:
         raise WriteRefused(f"will not write {path.as_posix()}: {why}")
     try:

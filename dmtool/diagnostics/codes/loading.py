@@ -95,5 +95,7 @@ CODES: tuple[CodeInfo, ...] = (
              "The modeline's $schema path does not lead to a dmtool schema file.",
              "# yaml-language-server: $schema=../nowhere.json\n"),
     CodeInfo("DM019", "no-content-files", "No content files found", W,
-             "The paths given contain no YAML files to check.", "(an empty folder)"),
+             "The paths given contain no YAML files to check, or every one of them is "
+             "excluded by the configuration's 'exclude' patterns; with --strict the run fails.",
+             "(an empty folder)"),
 )

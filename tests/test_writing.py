@@ -32,12 +32,17 @@ def test_create_never_replaces_anything(tmp_path: Path) -> None:
     assert path.read_text() == "one\n"
     with pytest.raises(AlreadyExists):
         create_file(path, "two\n")
-    dangling = tmp_path / "link.yaml"
-    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    linked = tmp_path / "link.yaml"
+    linked.symlink_to(path)
     with pytest.raises(AlreadyExists):
-        create_file(dangling, "three\n")
-    assert path.read_text() == "one\n" and not (tmp_path / "nowhere.yaml").exists()
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b.yaml", "link.yaml"]
+        create_file(linked, "three\n")
+    assert path.read_text() == "one\n"
+    dangling = tmp_path / "dangling.yaml"  # a link to a file not made yet: made through it
+    dangling.symlink_to(tmp_path / "target.yaml")
+    create_file(dangling, "four\n")
+    assert dangling.is_symlink() and (tmp_path / "target.yaml").read_text() == "four\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "a", "b.yaml", "dangling.yaml", "link.yaml", "target.yaml"]
 
 
 def test_rewrite_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:

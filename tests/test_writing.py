@@ -139,6 +139,27 @@ def test_the_sweep_puts_a_swapped_out_folder_back(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
+def test_a_journal_killed_while_starting_is_swept_by_the_next_start(tmp_path: Path) -> None:
+    """A writer killed between creating its journal and naming it leaves `<token>.new`
+    in the state folder (found by the kill test); the next process to start one removes it."""
+    state = tmp_path / "state"
+    script = (
+        "import os\n"
+        "from dmtool.writing.temporaries import journal\n"
+        "real = os.replace\n"
+        "def stop(*args):\n"
+        "    os.kill(os.getpid(), 9)\n"
+        "os.replace = stop\n"
+        "journal()\n"
+    )
+    env = dict(os.environ, DMTOOL_STATE_DIR=str(state))
+    subprocess.run([sys.executable, "-c", script], env=env, check=False)
+    assert [p.suffix for p in (state / "pending").iterdir()] == [".new"]
+    subprocess.run([sys.executable, "-c", "from dmtool.writing.temporaries import journal; "
+                    "journal().record(file='x')"], env=env, check=True)
+    assert list((state / "pending").iterdir()) == []
+
+
 def test_a_live_writer_is_never_swept(tmp_path: Path) -> None:
     """Another process's journal is locked while it lives; its temporaries stay."""
     script = (

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from new_support import empty_project, new
 
-from dmtool.authoring import NewOptions, run_new
 from dmtool.authoring.scaffold import display_name
 from dmtool.loading import read_document
 from dmtool.validation.pipeline import CheckOptions, run_check
@@ -29,15 +29,7 @@ AWKWARD_NAMES = [
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    (tmp_path / "schemas").symlink_to(SCHEMAS)
-    (tmp_path / "content" / "wanderers").mkdir(parents=True)
-    return tmp_path
-
-
-def _new(tree: Path, what: str, name: str, **options: object) -> list[Path]:
-    result = run_new(NewOptions(what=what, name=name, directory=tree / "content" / "wanderers",
-                                schema_dir=tree / "schemas", **options))  # type: ignore[arg-type]
-    return result.created
+    return empty_project(tmp_path)
 
 
 def _data(path: Path) -> dict[str, object]:
@@ -48,7 +40,7 @@ def _data(path: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("name", AWKWARD_NAMES)
 def test_awkward_wanderer_names_read_back_equal(tree: Path, name: str) -> None:
-    created = _new(tree, "wanderer", name)
+    created = new(tree, "wanderer", name)
     wanderer = next(p for p in created if p.name == "wanderer.yaml")
     data = _data(wanderer)
     shown = display_name(name)  # an id-like name ('yes', 'null') is title-cased, as before
@@ -56,7 +48,7 @@ def test_awkward_wanderer_names_read_back_equal(tree: Path, name: str) -> None:
     assert data["description"] == f"{shown} has not been written yet."
     malformation = next(p for p in created if p.parent.name == "malformations")
     assert _data(malformation)["name"] == f"Malformation 1 of {shown}"
-    card = _new(tree, "card", name, card_kind="coda", wanderer=str(data["id"]))[0]
+    card = new(tree, "card", name, card_kind="coda", wanderer=str(data["id"]))[0]
     assert _data(card)["title"] == shown
     report = run_check(CheckOptions(paths=(tree / "content",), schema_dir=SCHEMAS))
     assert [d for d in report.diagnostics if d.severity.value == "error"] == []
@@ -64,13 +56,13 @@ def test_awkward_wanderer_names_read_back_equal(tree: Path, name: str) -> None:
 
 def test_names_too_long_for_a_file_name_get_a_short_id(tree: Path) -> None:
     name = "The " + "Very " * 60 + "Long Wanderer"  # over 300 characters
-    created = _new(tree, "wanderer", name)
+    created = new(tree, "wanderer", name)
     wanderer = next(p for p in created if p.name == "wanderer.yaml")
     data = _data(wanderer)
     assert data["name"] == name  # the whole name, in the document
     assert len(str(data["id"])) <= 65 and str(data["id"]).startswith("the-very-very")
     assert max(len(p.name) for p in created) < 100
-    other = _new(tree, "wanderer", name.replace("Long", "Tall"))
+    other = new(tree, "wanderer", name.replace("Long", "Tall"))
     assert other and other[0].parent != wanderer.parent  # two long names, two ids
     report = run_check(CheckOptions(paths=(tree / "content",), schema_dir=SCHEMAS))
     assert [d for d in report.diagnostics if d.severity.value == "error"] == []

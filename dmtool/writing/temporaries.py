@@ -18,10 +18,11 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from dmtool.writing.lock import folder_lock
 
 try:
     import fcntl
@@ -60,7 +61,8 @@ class Journal:
 
     def _open(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with _folder_locked(folder):
+        # Journals are started and swept under the folder's lock, one process at a time.
+        with folder_lock(folder):
             sweep(folder)
             # Locked under a name sweepers take for a dead start, then renamed: never
             # visible unlocked. The folder's lock keeps sweepers away meanwhile.
@@ -108,18 +110,6 @@ def journal() -> Journal:
     return Journal()
 
 
-@contextlib.contextmanager
-def _folder_locked(folder: Path) -> Iterator[None]:
-    """Hold the journal folder's lock: journals are started and swept one at a time."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing drops the lock
-
-
 def sweep_leftovers() -> None:
     """Tidy after writers that were killed, without starting a journal of our own.
 
@@ -129,7 +119,7 @@ def sweep_leftovers() -> None:
     folder = state_dir() / "pending"
     if fcntl is None or not folder.is_dir():
         return
-    with contextlib.suppress(OSError), _folder_locked(folder):
+    with contextlib.suppress(OSError), folder_lock(folder):
         sweep(folder)
 
 

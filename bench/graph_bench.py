@@ -379,12 +379,12 @@ def calls_in_analysis(entries: int) -> int:
 def main() -> None:
     small, large, ratio = scaling_ratio()
     print(
-        f"P4 graph analysis: 10k entries {small:.3f} s, 100k entries {large:.3f} s, "
+        f"P4 in memory, graph analysis alone: 10k entries {small:.3f} s, 100k entries {large:.3f} s, "
         f"ratio {ratio:.1f} (target: at most 12)"
     )
     few, many = calls_in_analysis(10_000), calls_in_analysis(100_000)
     print(
-        f"P4 work, counted in Python calls (immune to machine noise): 10k {few:,}, "
+        f"P4 in memory, work counted in Python calls (immune to machine noise): 10k {few:,}, "
         f"100k {many:,}, ratio {many / few:.2f}"
     )
     rate, name = decisions_per_second()

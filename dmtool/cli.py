@@ -54,8 +54,15 @@ def cli() -> None:
 @click.option("--no-cache", is_flag=True,
               help="Ignore and do not update the check cache (.dmtool-cache/, or $DMTOOL_CACHE_DIR). "
               "Example: dmtool check --no-cache")
+@click.option("--statistics", is_flag=True,
+              help="Print how many diagnostics each code has instead of listing them "
+              "(text or json). Example: dmtool check --statistics")
+@click.option("--watch", is_flag=True,
+              help="Keep running: re-check whenever a file changes and print only the diagnostics "
+              "that appeared or went away. Example: dmtool check --watch content/")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
-          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool) -> None:
+          ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool,
+          statistics: bool, watch: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
@@ -66,7 +73,15 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
     if output is not None:
         _tidy()
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
-                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache)
+                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
+                           statistics=statistics)
+    if watch:
+        from dmtool.lsp.watch import run_watch
+
+        terminal = sys.stdout.isatty()
+        sys.exit(run_watch(request, emit=lambda text: click.echo(text, nl=False),
+                           clear=click.clear if terminal else lambda: None,
+                           color=terminal if color is None else color))
     sys.exit(run(request))
 
 
@@ -475,6 +490,19 @@ def test_command(paths: tuple[Path, ...], keyword: str | None, explain: bool, co
                               coverage=coverage, format=fmt)
     outcome = run_tests(options, emit=lambda text: click.echo(text, nl=False))
     sys.exit(outcome.exit_code)
+
+
+@cli.command(epilog="Example (an editor starts it for you):\n\n  dmtool lsp")
+def lsp() -> None:
+    """Run the language server on standard input and output (for editors).
+
+    Diagnostics while you type (cross-file findings included), go to definition and
+    references for entry numbers and ids, hover, completion, quick fixes, formatting and
+    an outline. See docs/editors.md for VS Code, Neovim and Helix.
+    """
+    from dmtool.lsp.server import serve
+
+    serve()
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from dmtool.diagnostics import catalogue
 from dmtool.errors import ConfigError, UsageError
 from dmtool.reporters import FORMATS
+from dmtool.validation.suppressions import FileIgnore
 
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
@@ -37,6 +38,8 @@ class Config:
     # None leaves the loader's own limit in place.
     max_file_size: int | None = None
     exclude: tuple[str, ...] = ()
+    # `per-file-ignores`: codes silenced in the files a pattern matches, each with a reason.
+    per_file_ignores: tuple[FileIgnore, ...] = ()
     source: Path | None = None
 
     @property
@@ -73,17 +76,15 @@ class Config:
         configuration's folder and also excludes everything below a matching folder.
         `*` and `?` stay within one component; `**` spans any number of them.
         """
-        if not self.exclude:
-            return False
+        return any(self.matches(pattern, path) for pattern in self.exclude)
+
+    def matches(self, pattern: str, path: Path) -> bool:
+        """Whether `path` matches one `exclude` or `per-file-ignores` pattern (see is_excluded)."""
         parts = _relative_parts(path, self.base_dir)
-        for pattern in self.exclude:
-            segments = tuple(s for s in pattern.split("/") if s not in ("", "."))
-            if "/" not in pattern.rstrip("/"):
-                if segments and any(fnmatchcase(part, segments[0]) for part in parts):
-                    return True
-            elif any(_match(segments, parts[:end]) for end in range(1, len(parts) + 1)):
-                return True
-        return False
+        segments = tuple(s for s in pattern.split("/") if s not in ("", "."))
+        if "/" not in pattern.rstrip("/"):
+            return bool(segments) and any(fnmatchcase(part, segments[0]) for part in parts)
+        return any(_match(segments, parts[:end]) for end in range(1, len(parts) + 1))
 
 
 def load_config(start: Path) -> Config:
@@ -231,6 +232,25 @@ def _patterns(value: Any, _base: Path | None) -> tuple[str, ...]:
     return tuple(_strings(value))
 
 
+def _per_file_ignores(value: Any, _base: Path | None) -> tuple[FileIgnore, ...]:
+    """`{pattern = [codes]}` or `{pattern = {codes = [...], reason = "..."}}`."""
+    if not isinstance(value, dict):
+        raise _Invalid(f"must be a table of patterns, not {_kind(value)}.")
+    found: list[FileIgnore] = []
+    for pattern, entry in value.items():
+        codes, reason = entry, ""
+        if isinstance(entry, dict):
+            unknown = sorted(set(entry) - {"codes", "reason"})
+            if unknown:
+                raise _Invalid(f"has '{unknown[0]}' for {pattern!r}; an entry has 'codes' and "
+                               "'reason'.")
+            codes, reason = entry.get("codes", []), entry.get("reason", "")
+        if not isinstance(reason, str):
+            raise _Invalid(f"must give {pattern!r} a reason that is a string, not {_kind(reason)}.")
+        found.append(FileIgnore(pattern, _selectors(codes, None), reason.strip()))
+    return tuple(found)
+
+
 _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "select": _selectors,
     "ignore": _selectors,
@@ -239,6 +259,7 @@ _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "paths": _paths,
     "max-file-size": _size,
     "exclude": _patterns,
+    "per-file-ignores": _per_file_ignores,
 }
 _FIELD_KEYS = {key.replace("-", "_"): key for key in _KEYS}
 

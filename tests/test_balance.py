@@ -194,12 +194,13 @@ def test_ctrl_c_stops_the_pool_and_reports_the_games_finished(tmp_path: Path) ->
                             120)
         assert b"games/s" in shown and b"ETA" in shown, shown
         os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
-        out, _ = process.communicate(timeout=60)
+        out, _ = process.communicate(timeout=180)  # a hang guard, not a speed limit
         shown += _read_until(terminal, re.compile(rb"games that finished"), 10)
     finally:
         os.close(terminal)
-        if process.poll() is None:
-            process.kill()
+        if process.poll() is None:  # never leave the pool running into the next test
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert process.returncode == 130, shown
     assert b"interrupted; the report covers the" in shown and b"Traceback" not in shown
     report = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))

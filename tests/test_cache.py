@@ -60,9 +60,9 @@ def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest
     parsed: list[str] = []
     from dmtool.validation import pipeline
 
-    original = pipeline.check_bytes
-    monkeypatch.setattr(pipeline, "check_bytes",
-                        lambda raw, path, *a: parsed.append(path.name) or original(raw, path, *a))
+    original = pipeline.check_decoded
+    monkeypatch.setattr(pipeline, "check_decoded", lambda text, problems, path, *a: (
+        parsed.append(path.name) or original(text, problems, path, *a)))
     (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
     assert parsed == ["other.yaml"]

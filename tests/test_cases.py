@@ -45,10 +45,24 @@ def _actual(case: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     result = CliRunner().invoke(cli, [*_command(case), ".", "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     report = json.loads(result.stdout)
+    for diagnostic in _diagnostics(report):
+        _assert_author_language(diagnostic)
     return sorted(
         f"{d['path']}:{d['line']}:{d['column']}: {d['severity']} {d['code']}"
         for d in _diagnostics(report)
     )
+
+
+# What Python, not an author, writes: a dumped list of mappings, a dict repr, a cut-off
+# dump, a path such as entries[11] or effects[2].if (the JSON pointer is its own field).
+_DUMPS = re.compile(r"\[\{|\{'|[^{\[]\.\.\.[}\]]|[a-z_]\[\d+\]|\]\.[a-z_]")
+
+
+def _assert_author_language(diagnostic: dict) -> None:  # type: ignore[type-arg]
+    for field in ("message", "hint"):
+        text = diagnostic.get(field) or ""
+        assert not _DUMPS.search(text), f"{diagnostic['code']} {field} speaks Python: {text}"
+        assert "entries[" not in text and "Traceback" not in text, text
 
 
 @pytest.mark.parametrize("case", CASE_DIRS, ids=[c.name for c in CASE_DIRS])

@@ -42,7 +42,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 GUIDE = DOCS / "writing-a-wanderer.md"
-COPIED = ("content", "schemas")
+COPIED = ("content", "schemas", "tests/scenarios")
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
 
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
@@ -251,7 +251,8 @@ def replay(page: Path, *, cwd: Path) -> None:
         run_step(step, cwd=cwd, dmtool=dmtool)
 
 
-PAGES = sorted(DOCS.glob("*.md"))
+# The README's tour is replayed like the guides: its examples show what dmtool prints.
+PAGES = [*sorted(DOCS.glob("*.md")), REPO / "README.md"]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])

@@ -79,7 +79,8 @@ def test_dm009_size_is_checked_with_stat_before_reading(
     monkeypatch.setattr(Path, "open", spy)
     code, line, column, message = refusal(path)
     assert (code, line, column) == ("DM009", 1, 1)
-    assert "16.0 MiB" in message
+    assert "64.0 MiB" in message
+    assert "max-file-size" in message and "dmtool.toml" in message
     assert opened == []
 
 

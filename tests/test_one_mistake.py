@@ -1,9 +1,9 @@
 """One mistake, one message: each slip of tests/mistakes_table.py, planted alone in a copy of
 content/, gives exactly one new diagnostic (no cascade in the file or in any other).
 
-The copy is made once for the module and each mistake is undone after its check. Checks
-run in process with a check cache, so only the changed file is read again; each written
-file gets an mtime of its own, so the cache can never mistake one version for another.
+The copy is loaded once into a CheckSession (the in-process API the language server uses):
+each mistake is an edit of one file's text, checked without touching the disk, then
+undone, so only that file is parsed again and the cross-file rules rerun.
 """
 
 from __future__ import annotations
@@ -11,44 +11,34 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from itertools import count
 from pathlib import Path
 
 import pytest
 
 from dmtool.diagnostics import Diagnostic
-from dmtool.validation.pipeline import CheckOptions, run_check
+from dmtool.validation.schemas import SchemaSet
+from dmtool.validation.session import CheckSession
 from tests.mistakes_table import MISTAKES, Mistake
 
 REPO = Path(__file__).resolve().parents[1]
-_STAMPS = count(1)
 
 
 class Workspace:
-    """A copy of content/ and schemas/ with a check cache, and the clean run's findings."""
+    """A copy of content/ and schemas/ loaded in a session, and the clean run's findings."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         shutil.copytree(REPO / "content", root / "content")
         shutil.copytree(REPO / "schemas", root / "schemas")
-        self.cache = root / "cache"
-        self.baseline = self.findings()
-
-    def findings(self) -> set[tuple[str, int, int, str, str]]:
-        return {_key(d) for d in self.check()}
+        self.session = CheckSession(schemas=SchemaSet(root / "schemas"))
+        self.session.load([Path("content")])
+        self.baseline = {_key(d) for d in self.check()}
 
     def check(self) -> list[Diagnostic]:
-        here = os.getcwd()
-        os.chdir(self.root)
-        try:
-            return run_check(CheckOptions(paths=(Path("content"),), cache_dir=self.cache)).diagnostics
-        finally:
-            os.chdir(here)
+        return self.session.report().diagnostics
 
-    def write(self, path: Path, text: str) -> None:
-        path.write_text(text, encoding="utf-8")
-        stamp = 1_000_000_000 * (1_600_000_000 + next(_STAMPS))
-        os.utime(path, ns=(stamp, stamp))
+    def edit(self, file: str, text: str) -> None:
+        self.session.update(Path("content") / file, text)
 
 
 def _key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
@@ -58,7 +48,13 @@ def _key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
-    yield Workspace(tmp_path_factory.mktemp("one-mistake"))
+    root = tmp_path_factory.mktemp("one-mistake")
+    here = os.getcwd()
+    os.chdir(root)  # display paths are relative to the working directory
+    try:
+        yield Workspace(root)
+    finally:
+        os.chdir(here)
 
 
 def test_the_clean_copy_has_no_errors(workspace: Workspace) -> None:
@@ -67,15 +63,14 @@ def test_the_clean_copy_has_no_errors(workspace: Workspace) -> None:
 
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.name for m in MISTAKES])
 def test_one_mistake_gives_one_diagnostic(workspace: Workspace, mistake: Mistake) -> None:
-    path = workspace.root / "content" / mistake.file
-    original = path.read_text(encoding="utf-8")
+    original = (workspace.root / "content" / mistake.file).read_text(encoding="utf-8")
     assert mistake.old in original, f"{mistake.file} no longer contains {mistake.old!r}"
     line = mistake.line or original[: original.index(mistake.old)].count("\n") + 1
     try:
-        workspace.write(path, original.replace(mistake.old, mistake.new, 1))
+        workspace.edit(mistake.file, original.replace(mistake.old, mistake.new, 1))
         found = [d for d in workspace.check() if _key(d) not in workspace.baseline]
     finally:
-        workspace.write(path, original)
+        workspace.edit(mistake.file, original)
     shown = "\n".join(f"{d.location} {d.code} {d.message} (hint: {d.hint})" for d in found)
     assert len(found) == 1, f"{mistake.slip} slip in {mistake.file} gave:\n{shown}"
     (diagnostic,) = found
@@ -99,3 +94,16 @@ def _kind(path: Path) -> str:
         if line.startswith("kind:"):
             return line.split(":", 1)[1].strip()
     return ""
+
+
+def test_deleting_an_ending_names_it_once(workspace: Workspace) -> None:
+    """Not a schema error with a dump of the other endings: DM258 says which one is missing."""
+    file = "wanderers/hollis-brandt/storybook.yaml"
+    original = (workspace.root / "content" / file).read_text(encoding="utf-8")
+    try:
+        workspace.edit(file, original[: original.index("  - ending: D\n")])
+        found = [d for d in workspace.check() if _key(d) not in workspace.baseline]
+    finally:
+        workspace.edit(file, original)
+    assert [(d.code, d.message) for d in found] == [
+        ("DM258", "the storybook has no ending D; write each of the endings A, B, C and D once")]

@@ -14,7 +14,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ruamel.yaml import YAML
+from ruamel.yaml import YAML, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
     DocumentStartEvent,
@@ -102,13 +102,22 @@ class Scanned:
 
 def scan(text: str, lines: list[str]) -> Scanned:
     """The nodes of the one document in `text` (split into `lines`), with their positions."""
+    try:
+        return _scan(text, lines, _event_source(text))
+    except YAMLError:
+        # YAML 1.2 forms libyaml refuses ({url: http://x}): dmtool's loader reads them
+        # with the pure parser, and so does the formatter.
+        events = iter(YAML(typ="safe", pure=True).parse(text))
+        return _scan(text, lines, lambda: next(events, None))
+
+
+def _scan(text: str, lines: list[str], next_event: Any) -> Scanned:
     scanned = Scanned()
     add, cover = scanned.spans.append, scanned.full.append  # bound once: the hot path
     blocks = scanned.blocks
     stack: list[list[Any]] = []  # [collection, pending key] of the open collections
     top: list[Any] | None = None
     documents = 0
-    next_event = _event_source(text)
     scalar, mapping_start, sequence_start = ScalarEvent, MappingStartEvent, SequenceStartEvent
     # One flat loop, because it runs once per node of files of millions of nodes.
     while (event := next_event()) is not None:

@@ -13,6 +13,7 @@ from dmtool import __version__
 from dmtool.errors import UsageError
 from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.pipeline import CheckOptions, run_check
+from dmtool.validation.suppressions import IgnoreSettings
 
 if TYPE_CHECKING:  # the configuration is imported when a check runs, not at start-up
     from dmtool.config import Config
@@ -34,6 +35,7 @@ class CheckRequest:
     color: bool | None = None
     output: Path | None = None
     no_cache: bool = False
+    statistics: bool = False
 
 
 def run(request: CheckRequest) -> int:
@@ -51,6 +53,9 @@ def run(request: CheckRequest) -> int:
     )
     to_terminal = request.output is None and sys.stdout.isatty()
     color = to_terminal and not os.environ.get("NO_COLOR") if request.color is None else request.color
+    if request.statistics and request.fmt in ("github", "sarif"):
+        raise UsageError(f"--statistics prints text or json, not {request.fmt}; use "
+                         "--format json for a machine-readable count")
     missing = [p for p in paths if not p.exists() and not p.is_symlink()]
     if missing and len(missing) == len(paths):
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
@@ -64,8 +69,15 @@ def run(request: CheckRequest) -> int:
                                         max_file_size=config.max_file_size,
                                         cache_dir=None if request.no_cache else default_cache_directory(),
                                         excluded=config.is_excluded if config.exclude else None,
-                                        excluded_by=_exclusion(config)))
-    text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
+                                        excluded_by=_exclusion(config),
+                                        ignores=IgnoreSettings(config.per_file_ignores,
+                                                               config.source, config.matches)))
+    if request.statistics:
+        from dmtool.reporters.statistics import render_statistics
+
+        text = render_statistics(report, fmt="json" if fmt == "json" else "text")
+    else:
+        text = render(report, fmt=fmt, color=bool(color), tool_version=__version__)
     if request.output is not None:
         from dmtool.writing import write_report
 

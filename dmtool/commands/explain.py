@@ -1,4 +1,4 @@
-"""`dmtool explain`: the catalogue entry of a code, as text."""
+"""`dmtool explain`: the catalogue entry of a code, as text: the problem and its fix."""
 
 from __future__ import annotations
 
@@ -9,13 +9,20 @@ def explain_code(code: str) -> str | None:
     info = catalogue().get(code.strip().upper())
     if info is None:
         return None
-    example = "\n".join("    " + line for line in info.example.rstrip("\n").splitlines())
-    return (
+    text = (
         f"{info.code} ({info.name}): {info.title}\n"
         f"Default severity: {info.severity.value}\n\n"
         f"{info.description}\n\n"
-        f"Example:\n{example}\n"
+        f"Example:\n{_block(info.example)}\n"
     )
+    if info.fixed is not None:
+        fixed = _block(info.fixed) if info.fixed.strip() else "    (delete those lines)"
+        text += f"\nFixed:\n{fixed}\n"
+    return text
+
+
+def _block(snippet: str) -> str:
+    return "\n".join("    " + line for line in snippet.rstrip("\n").splitlines())
 
 
 def explain_all() -> str:

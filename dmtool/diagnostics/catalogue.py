@@ -10,7 +10,13 @@ from dmtool.diagnostics.model import Diagnostic, Location, Severity
 
 @dataclass(frozen=True, slots=True)
 class CodeInfo:
-    """A catalogue entry: what a code means, how bad it is by default, and an example."""
+    """A catalogue entry: what a code means, how bad it is by default, and how to fix it.
+
+    `example` is written as it stands in the code's case folder under tests/cases/, and
+    `fixed` is what replaces it there to make the code go away ("" when the fix is to
+    delete it; tests/test_explain.py checks both). An example in parentheses describes a
+    situation rather than text.
+    """
 
     code: str
     name: str
@@ -18,6 +24,7 @@ class CodeInfo:
     severity: Severity
     description: str
     example: str
+    fixed: str | None = None
 
 
 def _gather() -> dict[str, CodeInfo]:

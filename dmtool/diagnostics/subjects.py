@@ -8,6 +8,8 @@ where the data does not say more, they fall back to the key names.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,3 +79,23 @@ def _titled(noun: str, item: dict[str, Any]) -> str:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# Plain YAML scalars that would be read as something other than the same text.
+_NOT_PLAIN = re.compile(r"^$|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s$|[,\[\]{}]|^(true|false|null|~)$"
+                        r"|^[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.IGNORECASE)
+
+
+def flow(value: Any) -> str:
+    """A value as an author would write it inline in YAML: {mara: {red: [hand]}}."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{flow(str(k))}: {flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False) if _NOT_PLAIN.search(value) else value
+    return str(value)

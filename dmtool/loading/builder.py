@@ -60,10 +60,16 @@ class BuildResult:
     # Something strict.py must look at more closely (a multi-line flow node, S2, or a
     # plain scalar starting with an indicator, S5).
     needs_strict: bool = False
+    # The parser itself refused the text (as opposed to a rule of dmtool's).
+    parse_failed: bool = False
 
 
-def build(text: str, *, display: str, positions: bool) -> BuildResult:
-    """Parse `text` (one YAML document) into JSON data; see the module docstring."""
+def build(text: str, *, display: str, positions: bool, pure: bool = False) -> BuildResult:
+    """Parse `text` (one YAML document) into JSON data; see the module docstring.
+
+    `pure` reads with ruamel.yaml's pure Python parser instead of libyaml (see
+    document.py: it reads the YAML 1.2 flow forms libyaml refuses).
+    """
     result = BuildResult(display=display)
     problems = result.diagnostics
 
@@ -82,12 +88,13 @@ def build(text: str, *, display: str, positions: bool) -> BuildResult:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _walk(event_source(text), result, report, positions=positions)
+        _walk(event_source(text, pure=pure), result, report, positions=positions)
     except _TooMany:
         pass
     except _ParseFailed as failed:
         if not positions:
             raise NeedsPositions from failed.__cause__
+        result.parse_failed = True
         problems.append(syntax_diagnostic(failed.__cause__, text, display))
     finally:
         if collecting:
@@ -120,6 +127,7 @@ def _walk(
     key: Any = _NO_KEY
     key_position: Any = None
     documents = 0
+    keys: dict[str, str] = {}
     value: Any
     pos: Any = None
     while True:
@@ -203,7 +211,11 @@ def _walk(
         elif key is _NO_KEY:
             key = value
             key_position = pos
-            if key.__class__ is not str and key is not _SKIP_KEY:
+            if key.__class__ is str:
+                # One string object per distinct key: a large storybook repeats the same
+                # dozen keys hundreds of thousands of times (a third of its memory).
+                key = keys.setdefault(key, key)
+            elif key is not _SKIP_KEY:
                 key = _member_name(value, pos, report, event)
             if key is not _SKIP_KEY and key in top:
                 if not positions:

@@ -116,8 +116,16 @@ def _unreadable(path: Path, message: str) -> Diagnostic:
 def _unique(found: list[Path]) -> list[Path]:
     seen: set[str] = set()
     unique: list[Path] = []
+    folders: dict[str, str] = {}  # real path of each folder, resolved once for its files
     for path in sorted(found, key=lambda p: p.parts):
-        real = os.path.realpath(path)
+        if os.path.islink(path):
+            real = os.path.realpath(path)
+        else:
+            folder, name = os.path.split(path)
+            known = folders.get(folder)
+            if known is None:
+                known = folders[folder] = os.path.realpath(folder)
+            real = os.path.join(known, name)
         if real not in seen:
             seen.add(real)
             unique.append(path)

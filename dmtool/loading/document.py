@@ -15,20 +15,20 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
-from dmtool.diagnostics.subjects import subject
-from dmtool.loading.builder import NeedsPositions, build
+from dmtool.diagnostics.subjects import where
+from dmtool.loading.builder import BuildResult, NeedsPositions, build
+from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 
-# Line breaks for YAML 1.1 and libyaml, ordinary characters for YAML 1.2: the parser
-# would fold or split text at them where the spec does not (see DM020).
-_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
 
 _UNSET: Any = object()
 T = TypeVar("T")
+# The memo of locations found: JSON pointer (plus "#key") -> (line, column, subject).
+_LOCATIONS = "locations:1"
 
 
 class SourceDocument:
@@ -59,6 +59,8 @@ class SourceDocument:
         self.memos: dict[str, Any] = memos if memos is not None else {}
         self.memos_used: set[str] = set()
         self.memos_changed = False
+        # Read with the pure Python parser (libyaml refused it): positions come from it too.
+        self.pure_parser = False
         # A hash of the file's bytes, when known: memos of other documents that depend on
         # this one name it in their keys.
         self.content_key = content_key
@@ -75,6 +77,12 @@ class SourceDocument:
             self._text = self._read_text() if self._read_text is not None else ""
             self._read_text = None
         return self._text
+
+    def defer_text(self, read: Callable[[], str]) -> None:
+        """Let go of the text; `read` gives it again when asked (a large file's text is
+        as big as the file, and is seldom needed once the data is built)."""
+        self._text = None
+        self._read_text = read
 
     @property
     def data(self) -> Any:
@@ -133,13 +141,37 @@ class SourceDocument:
         return twin
 
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
-        """Location of the node at `parts` (or its key); falls back to the nearest ancestor."""
+        """Location of the node at `parts` (or its key); falls back to the nearest ancestor.
+
+        Locations found are remembered with the document (a memo, so the check cache keeps
+        them too): a finding repeated on every run costs no second parse of its file.
+        """
+        spot = pointer(parts) + ("#key" if key else "")
+        known = self.memos.get(_LOCATIONS)
+        hit = known.get(spot) if type(known) is dict else None
+        if (type(hit) is tuple and len(hit) == 3 and type(hit[0]) is int
+                and type(hit[1]) is int and type(hit[2]) is str):
+            self.memos_used.add(_LOCATIONS)
+            return Location(self.display, hit[0], hit[1], pointer(parts), subject=hit[2])
+        found = self._locate(parts, key=key)
+        if type(known) is not dict:
+            known = self.memos[_LOCATIONS] = {}
+        known[spot] = (found.line, found.column, found.subject)
+        self.memos_used.add(_LOCATIONS)
+        self.memos_changed = True
+        return found
+
+    def _locate(self, parts: PathParts, *, key: bool) -> Location:
         if not self._indexed:
-            built = build(_parser_text(self.text), display=self.display, positions=True)
+            text = _parser_text(self.text)
+            built = build(text, display=self.display, positions=True, pure=self.pure_parser)
+            if built.parse_failed and not self.pure_parser:
+                # Loaded from the cache, where the parser it needed is not recorded.
+                built = build(text, display=self.display, positions=True, pure=True)
             self._positions = built.positions
             self._indexed = True
         line, column = find_position(self._positions, parts, key=key)
-        return Location(self.display, line, column, pointer(parts), subject=subject(self.data, parts))
+        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
 
     @property
     def modeline_line(self) -> int | None:
@@ -172,17 +204,18 @@ def read_document(
 
 def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -> LoadResult:
     """Load already-decoded YAML text as one content document."""
-    odd_break = _ODD_BREAK.search(text)
-    if odd_break:
-        return LoadResult(None, [_odd_break(text, odd_break.start(), display)])
+    odd_break = _first_odd_break(text)
+    if odd_break >= 0:
+        return LoadResult(None, [_odd_break(text, odd_break, display)])
+    fast, data = fast_data(text)
+    if fast:
+        return LoadResult(SourceDocument(path or Path(display), display, text, data,
+                                         _find_modeline(text)[0]), [])
     parsed = _parser_text(text)
-    try:
-        result = build(parsed, display=display, positions=False)
-    except NeedsPositions:
-        result = build(parsed, display=display, positions=True)
+    result, pure = _build(parsed, display)
     problems = result.diagnostics
-    if not problems and (result.needs_strict or needs_strict_pass(parsed)):
-        problems = strict_problems(parsed, display)
+    if not problems and (pure or result.needs_strict or needs_strict_pass(parsed)):
+        problems = strict_problems(parsed, display, pure=pure)
     if problems:
         return LoadResult(None, problems)
     if result.empty:
@@ -192,9 +225,42 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -
             "content or delete the file.")])
     modeline = _find_modeline(text)[0]
     document = SourceDocument(path or Path(display), display, text, result.data, modeline)
+    document.pure_parser = pure
     if result.positions is not None:
         document._positions, document._indexed = result.positions, True
     return LoadResult(document, [])
+
+
+def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:
+    """Parse with libyaml; if libyaml refuses the text, with the pure Python parser.
+
+    libyaml follows YAML 1.1 where YAML 1.2 allows more: inside [...] and {...} it
+    refuses ':' within plain text (`{url: http://x}`) and a few other forms. The pure
+    parser reads those as YAML 1.2 does; it is slower, so it only gets the files libyaml
+    refused, and a file it also refuses keeps libyaml's message. Returns the result and
+    whether it came from the pure parser (positions must then come from it too).
+    """
+    try:
+        result = build(parsed, display=display, positions=False)
+    except NeedsPositions:
+        result = build(parsed, display=display, positions=True)
+    if not result.parse_failed:
+        return result, False
+    try:
+        second = build(parsed, display=display, positions=False, pure=True)
+    except NeedsPositions:
+        second = build(parsed, display=display, positions=True, pure=True)
+    if second.parse_failed:
+        return result, False
+    return second, True
+
+
+def _first_odd_break(text: str) -> int:
+    """Index of the first U+0085, U+2028 or U+2029, or -1 (three searches: far cheaper than
+    a regular expression). Line breaks to YAML 1.1 and libyaml, ordinary characters to
+    YAML 1.2: the parser would fold or split text at them where the spec does not (DM020)."""
+    found = [i for i in (text.find(c) for c in "\x85\u2028\u2029") if i >= 0]
+    return min(found) if found else -1
 
 
 def _odd_break(text: str, index: int, display: str) -> Diagnostic:

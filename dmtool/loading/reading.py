@@ -14,8 +14,11 @@ from typing import BinaryIO
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 
-# Largest content file accepted. The biggest real storybook is well under 1 MiB.
-MAX_BYTES = 16 * 1024 * 1024
+# Largest content file accepted unless the max-file-size setting says otherwise. The
+# biggest real storybook is well under 1 MiB; a 100,000-entry storybook is about 53 MB
+# and checks within ten times its size in memory, so this is a guard against a wrong
+# file (a dump, a video), not against large books.
+MAX_BYTES = 64 * 1024 * 1024
 
 _FOREIGN_BOMS: tuple[tuple[bytes, str], ...] = (
     # UTF-32 first: its little-endian mark begins with the UTF-16 one.
@@ -104,7 +107,9 @@ def read_bytes(
 def _too_large(where: Location, size: int, limit: int) -> Diagnostic:
     return diagnose("DM009", where,
                     f"The file is {_size(size)}, more than the {_size(limit)} allowed for one "
-                    "content file (setting max-file-size). Split it into several files.")
+                    "content file by the max-file-size setting. Split it into several files, "
+                    "or raise max-file-size in dmtool.toml (or [tool.dmtool] in pyproject.toml) "
+                    "if it is meant to be this large.")
 
 
 def _size(count: int) -> str:

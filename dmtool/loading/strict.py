@@ -14,6 +14,9 @@ S4 In a flow collection the parser takes `?x` as an explicit key `x`, where YAML
    reads the plain text `?x`; refused as unsupported (DM020): suite 652Z, HM87/01.
 S5 Inside a flow collection a plain scalar cannot start with '-', '?' or ':' followed
    by a blank or a flow indicator (`[-]`, `[-, -]`): suite G5U8, YJV2.
+S6 Only for files read by the pure parser (libyaml refused them): inside a flow
+   collection, a ':' at the end of plain text or before ',', '[', ']', '{' or '}' is a
+   key indicator in YAML 1.2, which that parser keeps as text: suite 4ABK.
 """
 
 from __future__ import annotations
@@ -25,24 +28,52 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.syntax import line_column
 
-# Screens: a regular expression over the whole text is far cheaper than a parse.
+# Screens, far cheaper than a parse. Each starts from a search for a rare literal
+# ('#', '?', a line of only spaces) rather than testing every position of the text.
 _GLUED_COMMENT = re.compile(r"[^\s#]#")
+_SPACE_ONLY_LINE = re.compile(r"\n +\r?\n")
 _SPACED_BLANK_AFTER_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n +\r?\n")
-_QUESTION_IN_FLOW = re.compile(r"[\[{,]\s*\?[^\s]")
 _BLANK = " \t\r"
 _INDICATOR_ENDS = frozenset(("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}"))
+_FLOW_ENDS = ",[]{}"
 
 
 def needs_strict_pass(text: str) -> bool:
     """True when the text might break a rule that only the strict pass checks."""
-    return bool(
-        _GLUED_COMMENT.search(text)
-        or _SPACED_BLANK_AFTER_HEADER.search(text)
-        or _QUESTION_IN_FLOW.search(text)
+    return (
+        _glued_comment(text)
+        or (_SPACE_ONLY_LINE.search(text) is not None
+            and _SPACED_BLANK_AFTER_HEADER.search(text) is not None)
+        or _question_in_flow(text)
     )
 
 
-def strict_problems(text: str, display: str) -> list[Diagnostic]:
+def _glued_comment(text: str) -> bool:
+    """S1's screen: a '#' right after a character that is neither blank nor '#'."""
+    index = text.find("#")
+    while index >= 0:
+        if index > 0 and not text[index - 1].isspace() and text[index - 1] != "#":
+            return True
+        index = text.find("#", index + 1)
+    return False
+
+
+def _question_in_flow(text: str) -> bool:
+    """S4's screen: '[', '{' or ',' then blanks, then '?' glued to what follows."""
+    index = text.find("?")
+    while index >= 0:
+        after = text[index + 1:index + 2]
+        if after and not after.isspace():
+            before = index - 1
+            while before >= 0 and text[before].isspace():
+                before -= 1
+            if before >= 0 and text[before] in "[{,":
+                return True
+        index = text.find("?", index + 1)
+    return False
+
+
+def strict_problems(text: str, display: str, *, pure: bool = False) -> list[Diagnostic]:
     """Located diagnostics for the spec rules listed in the module docstring."""
     from ruamel.yaml.events import (
         CollectionEndEvent,
@@ -58,7 +89,7 @@ def strict_problems(text: str, display: str) -> list[Diagnostic]:
     # indentation; flow content inside it must be indented further (S2).
     stack: list[tuple[bool, int]] = []
     flow_start: Any = None  # the start event of the outermost open flow collection
-    get_event = event_source(text)
+    get_event = event_source(text, pure=pure)
     while (event := get_event()) is not None:
         in_flow = bool(stack) and stack[-1][0]
         indent = _block_indent(stack)
@@ -70,6 +101,8 @@ def strict_problems(text: str, display: str) -> list[Diagnostic]:
             start, end = event.start_mark.index, event.end_mark.index
             if in_flow and not event.style and _indicator_start(text, start):
                 problems.append(_indicator_as_text(event, display))
+            if pure and in_flow and not event.style and _colon_before_end(text, start, end):
+                problems.append(_colon_as_text(event, display))
             if event.style in ("|", ">"):
                 header_end = _line_end(text, start)
                 spans.append((header_end, end))
@@ -120,6 +153,29 @@ def _indicator_as_text(event: Any, display: str) -> Diagnostic:
         f"Inside [...] or {{...}}, '{event.value[:1]}' followed by a space, a comma, a bracket "
         f"or nothing is YAML punctuation and cannot start plain text; write "
         f"'{event.value}' in quotes.")
+
+
+def _colon_before_end(text: str, start: int, end: int) -> bool:
+    """S6: plain text in a flow collection whose ':' comes right before ',', '[', ']', '{'
+    or '}' (YAML 1.2 makes that ':' a key indicator; the pure parser keeps it as text)."""
+    source = text[start:end]
+    if source.endswith(":") and text[end:end + 1] in ("", ",", "]", "}"):
+        return True
+    index = source.find(":")
+    while index >= 0:
+        if source[index + 1:index + 2] in _FLOW_ENDS and index + 1 < len(source):
+            return True
+        index = source.find(":", index + 1)
+    return False
+
+
+def _colon_as_text(event: Any, display: str) -> Diagnostic:
+    mark = event.start_mark
+    return diagnose(
+        "DM001", Location(display, mark.line + 1, mark.column + 1),
+        f"Inside [...] or {{...}}, a ':' at the end of '{event.value}' (or before a comma or "
+        "a bracket) makes it a key in YAML 1.2, which tools read differently. Write the text "
+        "in quotes, or put a space after ':' if it is a key.")
 
 
 def _unsupported_question(event: Any, display: str) -> Diagnostic:

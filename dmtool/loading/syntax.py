@@ -46,7 +46,10 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
     if _in_flow(exc) and _character_at(exc, text) in ("?", ":"):
         hint = _FLOW_PUNCTUATION_HINT
     elif any(needle in problem for needle in _INDENTATION_PROBLEMS):
-        hint = over_indented_hint(text, line) or hint
+        indented = over_indented_hint(text, line)
+        if indented is not None:
+            # Point at the key that is too far right, not where the parser gave up on it.
+            hint, column = indented, _indent_of(text, line) + 1
     return diagnose("DM001", Location(display, line, column), message, hint=hint,
                     related=related)
 
@@ -91,6 +94,12 @@ def over_indented_hint(text: str, line: int) -> str | None:
                     f"reads it as part of the line above; line it up with '{owner['key']}' "
                     f"(column {len(owner['indent']) + 1})")
     return None
+
+
+def _indent_of(text: str, line: int) -> int:
+    lines = text.split("\n")
+    own = lines[line - 1] if 1 <= line <= len(lines) else ""
+    return len(own) - len(own.lstrip(" "))
 
 
 def _in_flow(exc: Any) -> bool:

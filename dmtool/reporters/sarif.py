@@ -48,12 +48,20 @@ def _rule(info: CodeInfo, template: str | None) -> dict[str, Any]:
         "shortDescription": {"text": info.title},
         "fullDescription": {"text": info.description},
         "defaultConfiguration": {"level": _LEVEL[info.severity]},
-        "help": {"text": f"{info.description}\n\nExample:\n{info.example}"},
+        "help": {"text": _help(info)},
     }
     url = code_url(template, info.code)
     if url is not None:
         rule["helpUri"] = url
     return rule
+
+
+def _help(info: CodeInfo) -> str:
+    """The description, the example and how it is fixed (as `dmtool explain` shows them)."""
+    text = f"{info.description}\n\nExample:\n{info.example}"
+    if info.fixed is not None:
+        text += f"\nFixed:\n{info.fixed or '(delete those lines)'}"
+    return text
 
 
 def _result(diagnostic: Diagnostic, index: dict[str, int]) -> dict[str, Any]:

@@ -39,12 +39,20 @@ class _Style:
 def render(report: Report, *, color: bool, tool_version: str, docs_url: str | None = None) -> str:
     """Every diagnostic as a block, blank lines between, then the summary line."""
     del tool_version, docs_url  # the text format shows neither
+    blocks = render_blocks(report, color=color)
+    return (blocks + "\n\n" if blocks else "") + summary_line(report, color=color) + "\n"
+
+
+def render_blocks(report: Report, *, color: bool) -> str:
+    """Every diagnostic as a block, blank lines between, without the summary line."""
     style = _Style(color)
     sources = SourceLines(report.sources)
-    diagnostics = report.sorted()
-    blocks = [_block(d, sources, style) for d in diagnostics]
-    blocks.append(_summary(summarize(diagnostics, files=report.files_checked), style))
-    return "\n\n".join(blocks) + "\n"
+    return "\n\n".join(_block(d, sources, style) for d in report.sorted())
+
+
+def summary_line(report: Report, *, color: bool) -> str:
+    """'Found 1 error, 0 warnings, 0 infos in 12 files.' or 'All checks passed (12 files).'"""
+    return _summary(summarize(report.sorted(), files=report.files_checked), _Style(color))
 
 
 def _block(diagnostic: Diagnostic, sources: SourceLines, style: _Style) -> str:
@@ -107,3 +115,8 @@ def _summary(summary: Summary, style: _Style) -> str:
         )
     )
     return style.paint(f"Found {counts} in {files}.", _BOLD)
+
+
+def summary_of(summary: Summary) -> str:
+    """The closing 'Found ...' (or 'All checks passed') line, without colour."""
+    return _summary(summary, _Style(False))

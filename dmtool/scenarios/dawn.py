@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from dmtool.diagnostics.subjects import flow
 from dmtool.engine.core.transition import Applied, Rejected
 from dmtool.engine.dawn_of_madness import (
     REJECTIONS,
@@ -50,7 +51,7 @@ class DawnFixtures:
         listed = parsed.key() in {a.key() for a in legal_actions(state, catalog)}
         if not (legal or listed):
             return None
-        return f"The action {parsed.to_dict()} is legal now" + (
+        return f"The action {flow(parsed.to_dict())} is legal now" + (
             " (and listed among the legal actions)" if listed else "") + "."
 
     def view(self, state: GameState, catalog: Catalog) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from dmtool.diagnostics.subjects import flow
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.core.policy import ScriptedPolicy
 from dmtool.engine.core.script import ScriptError
@@ -78,10 +79,10 @@ class DeepFixtures:
         try:
             done = apply(state, catalog, step, dice=ScriptedDice(), policy=ScriptedPolicy())
         except ScriptError:
-            return f"The step {step.to_dict()} is legal now (it went as far as a roll)."
+            return f"The step {flow(step.to_dict())} is legal now (it went as far as a roll)."
         if isinstance(done, Rejected):
             return None
-        return f"The step {step.to_dict()} is legal now."
+        return f"The step {flow(step.to_dict())} is legal now."
 
     def view(self, state: ChapterState, catalog: ChapterCatalog) -> dict[str, Any]:
         """The state, plus what the campaign would carry on if the chapter were won now."""

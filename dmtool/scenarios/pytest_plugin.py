@@ -64,6 +64,10 @@ class ScenarioFile(pytest.File):
 
 
 class ScenarioItem(pytest.Item):
+    # pytest-lsp's runtest wrapper (1.0.1) fails every item without `funcargs` (it returns
+    # before yielding); a fixture item has no function arguments, so it has none to give.
+    funcargs: dict[str, object] = {}  # noqa: RUF012 - never written, only read
+
     def runtest(self) -> None:
         from dmtool.loading import read_document
         from dmtool.scenarios.commands import run_one

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.diagnostics.subjects import flow
 from dmtool.engine.core.errors import EngineFault, Reject
 from dmtool.engine.core.fixtures import FixtureHooks
 from dmtool.engine.core.policy import ScriptedPolicy
@@ -232,7 +233,7 @@ def _unused(run: _Run, step: int | None, where: Parts) -> None:
     if isinstance(run.dice, StrictScript):
         for entry in run.dice.unused(step=step, every=every):
             run.fail("DM405", entry.where, f"This scripted roll was never used"
-                     f"{' by its step' if step is not None else ''}: {entry.data}.")
+                     f"{' by its step' if step is not None else ''}: {flow(entry.data)}.")
     for choice in run.policy.unused(step=step, every=every):
         run.fail("DM407", choice.where, f"The scripted choice '{choice.key}' was never asked"
                  f"{' in its step' if step is not None else ''}.")

@@ -3,12 +3,13 @@ effects after an exit, ending starts of the wrong kind, conclusions that do not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from difflib import get_close_matches
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.diagnostics.hints import entry_hint
 from dmtool.model.storybook import Parts, Step, Storybook, dead_effects
+from dmtool.storygraph.blocks import Blocks
 from dmtool.storygraph.build import StoryGraph, node_name
 from dmtool.storygraph.context import located
 
@@ -18,13 +19,15 @@ def where(storybook: Storybook, parts: Parts) -> Location:
     return storybook.locate(parts, key=bool(parts) and isinstance(parts[-1], str))
 
 
-def hint_for(storybook: Storybook, number: Any) -> str | None:
-    close = get_close_matches(str(number), [str(n) for n in storybook.entries], n=1, cutoff=0.6)
-    return f"did you mean entry {close[0]}?" if close else None
+def hint_for(storybook: Storybook, number: Any, near: Collection[int] = (),
+             unlinked: Collection[int] = ()) -> str | None:
+    """'did you mean entry N?': a neighbour in the block `near` first, then a digit slip."""
+    return entry_hint(number, storybook.entries, near, unlinked)
 
 
 def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
     storybook = graph.storybook
+    blocks = Blocks(graph)
     for node, arcs in graph.arcs.items():
         seen: set[Parts] = set()
         for arc in arcs:
@@ -36,7 +39,7 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                     where(storybook, exit_.parts),
                     f"{node_name(node)} goes to entry {exit_.value}, which does not exist; "
                     f"fix the number or write entry {exit_.value}",
-                    hint=hint_for(storybook, exit_.value),
+                    hint=hint_for(storybook, exit_.value, blocks.around(node), blocks.unlinked),
                 )
             if exit_.kind == "open" and isinstance(node, int) and exit_.parts not in seen:
                 seen.add(exit_.parts)
@@ -56,13 +59,14 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 f"{node_name(node)} has more than 512 ways through its effects; only the "
                 f"first 512 were analysed. Split it into several entries with gotos",
             )
-        yield from _visited_links(storybook, arcs)
+        yield from _visited_links(storybook, arcs, blocks.around(node))
     for entry in storybook.entries.values():
         if entry.entrance is not None:
             yield from _condition_links(
-                storybook, entry.entrance, entry.parts + ("entrance", "when")
+                storybook, entry.entrance, entry.parts + ("entrance", "when"),
+                blocks.around(entry.number),
             )
-    yield from _ending_links(graph)
+    yield from _ending_links(graph, blocks)
     yield from _source_links(graph)
 
 
@@ -102,7 +106,7 @@ def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Dia
     )
 
 
-def _visited_links(storybook: Storybook, arcs: Any) -> Iterator[Diagnostic]:
+def _visited_links(storybook: Storybook, arcs: Any, near: Collection[int]) -> Iterator[Diagnostic]:
     """Conditions of 'if' sides and choice options, each once, read off the branches."""
     seen: set[int] = set()
     for arc in arcs:
@@ -117,10 +121,11 @@ def _visited_links(storybook: Storybook, arcs: Any) -> Iterator[Diagnostic]:
                 if step.kind == "option"
                 else step.effect_parts + ("if", "when")
             )
-            yield from _condition_links(storybook, step.condition, at)
+            yield from _condition_links(storybook, step.condition, at, near)
 
 
-def _condition_links(storybook: Storybook, condition: Any, parts: Parts) -> Iterator[Diagnostic]:
+def _condition_links(storybook: Storybook, condition: Any, parts: Parts,
+                     near: Collection[int] = ()) -> Iterator[Diagnostic]:
     if not isinstance(condition, dict) or len(condition) != 1:
         return
     ((name, value),) = condition.items()
@@ -130,25 +135,26 @@ def _condition_links(storybook: Storybook, condition: Any, parts: Parts) -> Iter
             where(storybook, parts + ("visited",)),
             f"the condition asks whether entry {value} was visited, but there is no "
             f"entry {value}; fix the number",
-            hint=hint_for(storybook, value),
+            hint=hint_for(storybook, value, near),
         )
     elif name in ("all", "any") and isinstance(value, list):
         for i, sub in enumerate(value):
-            yield from _condition_links(storybook, sub, parts + (name, i))
+            yield from _condition_links(storybook, sub, parts + (name, i), near)
     elif name == "not":
-        yield from _condition_links(storybook, value, parts + ("not",))
+        yield from _condition_links(storybook, value, parts + ("not",), near)
 
 
-def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
+def _ending_links(graph: StoryGraph, blocks: Blocks) -> Iterator[Diagnostic]:
     storybook = graph.storybook
     for letter, ending in storybook.endings.items():
+        near = blocks.of_ending(letter)
         start = ending.start
         if start is not None and start not in storybook.entries:
             yield diagnose(
                 "DM301",
                 where(storybook, ending.parts + ("start",)),
                 f"ending {letter} starts at entry {start}, which does not exist",
-                hint=hint_for(storybook, start),
+                hint=hint_for(storybook, start, near),
             )
         elif start is not None and storybook.entries[start].kind != "finale":
             yield diagnose(
@@ -166,7 +172,7 @@ def _ending_links(graph: StoryGraph) -> Iterator[Diagnostic]:
                     "DM301",
                     where(storybook, conclusion.parts + ("entry",)),
                     f"ending {letter} lists conclusion entry {number}, which does not exist",
-                    hint=hint_for(storybook, number),
+                    hint=hint_for(storybook, number, near),
                 )
                 continue
             if storybook.entries[number].kind == "conclusion":  # other kinds: DM259

@@ -114,7 +114,8 @@ class FileRecord:
     doc_id: str | None
     modeline: str | None
     modeline_line: int | None
-    # The document loaded (it may still have schema errors); its data is `data_blob`.
+    # The document loaded (it may still have schema errors); its data is `data_blob`, or
+    # None for a large file (parsed again if a rule ever reads it: memos usually suffice).
     loaded: bool
     data_blob: bytes | None
     memos: dict[str, Any] = field(default_factory=dict)
@@ -133,7 +134,7 @@ class FileRecord:
                 and _optional_str(modeline) and (line is None or type(line) is int)
                 and type(loaded) is bool and (blob is None or type(blob) is bytes)
                 and type(memos) is dict and all(type(k) is str for k in memos)
-                and (blob is not None) == loaded):
+                and (blob is None or loaded)):
             return None
         return cls(diagnostics, kind, doc_id, modeline, line, loaded, blob, dict(memos))
 

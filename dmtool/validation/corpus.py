@@ -9,12 +9,12 @@ After loading, `settle` reads each document as its author meant it (see as_meant
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dmtool.diagnostics.hints import closest_id
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import with_values
 from dmtool.validation.facts import (
@@ -32,6 +32,24 @@ NESTED_ID_SOURCES: dict[str, tuple[str, str]] = {
     item_kind: (container, list_key)
     for container, (list_key, item_kind) in NESTED_DEFINITIONS.items()
 }
+
+
+_TOP_FIELDS = "top-fields:1"
+# Stands for a list or mapping among top-level fields; equal to no YAML value.
+CONTAINER = ("container",)
+
+
+def _top_fields(document: SourceDocument) -> dict[str, Any]:
+    data = document.data
+    if not isinstance(data, dict):
+        return {}
+    return {k: CONTAINER if isinstance(v, dict | list) else v for k, v in data.items()}
+
+
+def _are_top_fields(value: Any) -> bool:
+    return type(value) is dict and all(
+        type(k) is str and (v == CONTAINER or v is None or type(v) in (str, int, float, bool))
+        for k, v in value.items())
 
 
 @dataclass
@@ -80,11 +98,26 @@ class Corpus:
 
     def _misspelt(self, document: SourceDocument) -> Iterator[tuple[Any, str]]:
         for ref in self.facts(document).references:
-            candidates = set().union(*(self.defined(k) for k in ref.kinds))
+            candidates = self.candidates(ref.kinds)
             if ref.value not in candidates:
-                close = difflib.get_close_matches(ref.value, list(candidates), n=1, cutoff=0.6)
-                if close:
-                    yield ref, close[0]
+                meant = closest_id(ref.value, candidates, self.titles(ref.kinds))
+                if meant is not None:
+                    yield ref, meant
+
+    def candidates(self, kinds: Iterable[str]) -> set[str]:
+        """Every id defined for any of `kinds`."""
+        return set().union(*(self.defined(kind) for kind in kinds))
+
+    def titles(self, kinds: Iterable[str]) -> dict[str, str]:
+        """What the documents of `kinds` are called (title or name), by id."""
+        found: dict[str, str] = {}
+        for kind in kinds:
+            for document in self.readable(kind):
+                data = document.data
+                name = data.get("title") or data.get("name")
+                if isinstance(document.doc_id, str) and isinstance(name, str):
+                    found.setdefault(document.doc_id, name)
+        return found
 
     def _forget(self) -> None:
         self._by_kind = self._partial_by_kind = self._by_id = self._defined = None
@@ -170,6 +203,11 @@ class Corpus:
                     found.add(item["id"])
         return found
 
+    def top_fields(self, document: SourceDocument) -> dict[str, Any]:
+        """A document's top-level scalar members (remembered with it: no need to unpack a
+        large document again to filter on them). Lists and mappings stand as CONTAINER."""
+        return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+
     def reads_as(self, document: SourceDocument, key: str, wanted: Any) -> bool | None:
         """Whether a document's top-level `key` says `wanted`: None when it cannot be told.
 
@@ -177,7 +215,8 @@ class Corpus:
         when a partial document lacks it or has a value of the wrong type there. Rules that
         count or match documents on such a key must not report what only that explains.
         """
-        value = document.data.get(key)
+        fields = self.top_fields(document)  # a storybook is not unpacked to be matched
+        value = fields.get(key)
         if value == wanted:
             return True
         facts = self.facts(document)
@@ -186,7 +225,7 @@ class Corpus:
                for ref in facts.references):
             return None
         if facts.standing is not Standing.TRUSTED and (
-                key not in document.data or any(part[:1] == (key,) for part in facts.broken)):
+                key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None
         return False
 

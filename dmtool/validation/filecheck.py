@@ -14,7 +14,7 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
 from dmtool.loading import SourceDocument, load_text, read_document
-from dmtool.loading.reading import MAX_BYTES, decode, read_text
+from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
 from dmtool.validation.facts import (
@@ -31,6 +31,9 @@ from dmtool.validation.schemas import SchemaSet
 
 # Facts of a document whose kind cannot be read (not reached: such a file has no document).
 _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
+# Data of files up to this size is stored in the cache; a larger file's data would cost
+# more to store and unpack than its memos save (rules read a storybook through memos).
+STORED_DATA_BYTES = 256 * 1024
 
 
 @dataclass
@@ -52,15 +55,17 @@ class FileResult:
         """Whether the file parsed (a document recovered from a broken file did not)."""
         return not any(d.code < "DM1" and d.severity is Severity.ERROR for d in self.diagnostics)
 
-    def to_record(self) -> FileRecord:
+    def to_record(self, size: int) -> FileRecord:
+        """The cache record of this result, for a file of `size` bytes."""
         document = self.document
         if document is None:
             return FileRecord(tuple(pack(d) for d in self.diagnostics), None, None, None, None,
                               False, None)
         doc_id = document.doc_id
+        blob = marshal.dumps(document.data) if size <= STORED_DATA_BYTES else None
         return FileRecord(tuple(pack(d) for d in self.diagnostics), document.kind,
                           doc_id if isinstance(doc_id, str) else None, document.modeline,
-                          self.modeline_line, True, marshal.dumps(document.data))
+                          self.modeline_line, True, blob)
 
 
 def check_file(
@@ -74,12 +79,24 @@ def check_file(
     return checked.diagnostics + checked.modeline_diagnostics(), checked.document
 
 
-def check_bytes(raw: bytes, path: Path, name: str, schemas: SchemaSet) -> FileResult:
-    """check_file's content part for bytes already read (the cache hashed them)."""
-    text, problems = decode(raw, name)
+def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name: str,
+                  schemas: SchemaSet, max_file_size: int | None, *,
+                  keep_text: bool = False) -> FileResult:
+    """check_file's content part for a file already read and decoded (`decode`'s result).
+
+    The document keeps no text: it is read again from the file if a diagnostic needs it
+    (a large file's text is as big as the file, and seldom needed once its data is built).
+    Callers drop their bytes before calling, so bytes, text and the parser's copy of a
+    large file are never all alive at once. A long-lived session keeps texts instead
+    (`keep_text`), so that nothing unchanged is read from disk again.
+    """
     if text is None:
         return FileResult(problems, None)
-    return check_text(text, path, name, schemas)
+    result = check_text(text, path, name, schemas)
+    if result.document is not None and not keep_text:
+        limit = max_file_size or MAX_BYTES
+        result.document.defer_text(lambda: read_text(path, name, max_bytes=limit)[0] or "")
+    return result
 
 
 def check_text(text: str, path: Path, name: str, schemas: SchemaSet) -> FileResult:
@@ -130,7 +147,7 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
                 schemas: SchemaSet) -> FileResult:
     """A FileResult rebuilt from the cache: text and data are read only when used."""
     diagnostics = [unpack(d) for d in record.diagnostics]
-    if not record.loaded or record.data_blob is None:
+    if not record.loaded:
         return FileResult(diagnostics, None)
     blob = record.data_blob
     limit = max_file_size or MAX_BYTES
@@ -142,7 +159,7 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
         # The cache verified its checksum; a value that is still not JSON data (a cache
         # written by hand) is not trusted: the file is parsed again instead.
         try:
-            value = marshal.loads(blob)
+            value = marshal.loads(blob) if blob is not None else None
         except (EOFError, ValueError, TypeError):
             value = None
         if value is not None and is_json(value):

@@ -18,13 +18,14 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
-from dmtool.loading.reading import MAX_BYTES, read_bytes, read_text
+from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
 from dmtool.validation.cache import CheckCache, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.filecheck import FileResult, check_bytes, check_file, from_record
+from dmtool.validation.filecheck import FileResult, check_decoded, check_file, from_record
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
+from dmtool.validation.suppressions import IgnoreSettings
 
 __all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
            "run_check"]
@@ -48,6 +49,8 @@ class CheckOptions:
     progress: Callable[[int, int], None] | None = None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
     cache_dir: Path | None = None
+    # The configuration's per-file ignores (inline suppression comments need no option).
+    ignores: IgnoreSettings | None = None
 
 
 @dataclass
@@ -71,7 +74,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:
-        context, _ = discover(content_roots(options.paths))
+        roots = content_roots(options.paths)
+        context = checked if roots == list(options.paths) else discover(roots)[0]
     found = len(checked)
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
@@ -83,11 +87,11 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     fingerprint: list[Any] = []
     for done, path in enumerate(every_file, start=1):
         result, key, identity = _load(path, names[path], schemas, cache, options.max_file_size)
-        session.put(path, names[path], result)
+        modeline = result.modeline_diagnostics()
+        session.put(path, names[path], result, modeline)
         if key is not None:
             records[path] = key
-        fingerprint.append((names[path], identity,
-                            [pack(d) for d in result.modeline_diagnostics()]))
+        fingerprint.append((names[path], identity, [pack(d) for d in modeline]))
         if options.progress is not None:
             options.progress(done, len(every_file))
     run_key = _run_key(options, fingerprint, sorted(checked_names))
@@ -99,7 +103,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
                                      replay), None)
     session.problems.extend(problems)
-    report = session.report(checked_names, select=options.select, ignore=options.ignore)
+    report = session.report(checked_names, select=options.select, ignore=options.ignore,
+                            ignores=options.ignores)
     report.files_checked = len(checked)
     if not checked and not problems:
         report.add(_nothing_checked(options, found))
@@ -122,7 +127,9 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         if raw is None:
             assert problem is not None
             return FileResult([problem], None), None, None
-        return check_bytes(raw, path, name, schemas), None, None
+        text, problems = decode(raw, name)
+        del raw  # see check_decoded
+        return check_decoded(text, problems, path, name, schemas, max_file_size), None, None
     where = os.path.abspath(path)
     found = stat_of(path)
     can_read = readable(path)
@@ -140,7 +147,7 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         assert problem is not None
         cache.forget_path(where)
         return FileResult([problem], None), None, (pack(problem), can_read)
-    content = digest(raw)
+    content, size = digest(raw), len(raw)
     if found is not None and trustworthy(found):
         cache.remember_digest(where, found, content)
     key = record_key(content, name, limit)
@@ -148,8 +155,10 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
-        result = check_bytes(raw, path, name, schemas)
-        cache.remember_record(key, result.to_record())
+        text, problems = decode(raw, name)
+        del raw  # see check_decoded
+        result = check_decoded(text, problems, path, name, schemas, max_file_size)
+        cache.remember_record(key, result.to_record(size))
     if result.document is not None:
         result.document.content_key = content
     return result, key, (content, can_read)
@@ -162,6 +171,7 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
     state = hashlib.blake2b(repr((
         sorted(options.select), sorted(options.ignore), options.max_file_size,
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
+        _ignores_key(options.ignores),
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
 
@@ -174,6 +184,15 @@ def _nothing_checked(options: CheckOptions, found: int) -> Diagnostic:
             f"nothing was checked: all {found} YAML file(s) under {shown} are excluded by "
             f"{options.excluded_by}; change the patterns or the paths"))
     return diagnose("DM019", Location(shown), f"no YAML files found under {shown}")
+
+
+def _ignores_key(ignores: IgnoreSettings | None) -> Any:
+    """What of the per-file ignores decides a report (the entries and where they are written)."""
+    if ignores is None:
+        return None
+    source = ignores.source
+    text = source.read_bytes() if source is not None and source.is_file() else b""
+    return (ignores.entries, str(source), hashlib.blake2b(text, digest_size=8).hexdigest())
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:

@@ -25,13 +25,14 @@ from pathlib import Path
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
-from dmtool.loading.reading import read_bytes
+from dmtool.loading.reading import MAX_BYTES, decode, read_bytes
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.facts import facts_of, walker_for
-from dmtool.validation.filecheck import FileResult, check_bytes, check_text
+from dmtool.validation.filecheck import FileResult, check_decoded, check_text
 from dmtool.validation.filekeys import digest
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
 # Rule findings still reported inside a document that failed its schema or did not parse.
 OWN_CODES = frozenset({"DM202"})
@@ -53,11 +54,13 @@ class FileState:
     path: Path
     display: str
     result: FileResult
-    # DM016-DM018, recomputed whenever the session is asked (they depend on other files).
-    modeline: list[Diagnostic] = field(default_factory=list)
+    # DM016-DM018: they depend on other files, so None means "look again when asked".
+    modeline: list[Diagnostic] | None = None
 
     @property
     def own(self) -> list[Diagnostic]:
+        if self.modeline is None:
+            self.modeline = self.result.modeline_diagnostics()
         return self.result.diagnostics + self.modeline
 
 
@@ -94,9 +97,13 @@ class CheckSession:
             assert problem is not None
             self.put(path, name, FileResult([problem], None))
             return
-        result = check_bytes(raw, path, name, self.schemas)
+        content = digest(raw)
+        text, problems = decode(raw, name)
+        del raw
+        result = check_decoded(text, problems, path, name, self.schemas, self.max_file_size,
+                               keep_text=True)
         if result.document is not None:
-            result.document.content_key = digest(raw)
+            result.document.content_key = content
         self.put(path, name, result)
 
     def update(self, path: Path, text: str) -> None:
@@ -112,14 +119,13 @@ class CheckSession:
         if self.files.pop(path, None) is not None:
             self.corpus = None
 
-    def put(self, path: Path, name: str, result: FileResult) -> None:
+    def put(self, path: Path, name: str, result: FileResult,
+            modeline: list[Diagnostic] | None = None) -> None:
         """Install a checked file (the pipeline uses this for files rebuilt from the cache)."""
-        self.files[path] = FileState(path, name, result)
+        self.files[path] = FileState(path, name, result, modeline)
         self.corpus = None
 
     def _limit(self) -> int:
-        from dmtool.loading.reading import MAX_BYTES
-
         return self.max_file_size or MAX_BYTES
 
     # -- asking
@@ -137,7 +143,6 @@ class CheckSession:
         corpus = Corpus(schemas=self.schemas)
         walker = walker_for(self.schemas)
         for state in self.ordered():
-            state.modeline = state.result.modeline_diagnostics()
             document = state.result.document
             if document is None:
                 continue
@@ -164,18 +169,34 @@ class CheckSession:
                          if d.location.path not in partial or d.code in OWN_CODES)
         return found
 
+    def refresh_modelines(self) -> None:
+        """Look again at the schema files the modelines name (the disk may have changed)."""
+        for state in self.files.values():
+            state.modeline = None
+        self.corpus = None
+
     def report(self, checked: set[str] | None = None, *, select: frozenset[str] = frozenset(),
-               ignore: frozenset[str] = frozenset()) -> Report:
-        """A Report of the files named in `checked` (display paths; None: every file)."""
+               ignore: frozenset[str] = frozenset(),
+               ignores: IgnoreSettings | None = None) -> Report:
+        """A Report of the files named in `checked` (display paths; None: every file), with
+        what suppression comments and the configuration's per-file `ignores` silence taken out."""
         report = Report(select=select, ignore=ignore)
         report.extend(self.problems)
-        self.build_corpus()
-        for state in self.ordered():
-            if checked is None or state.display in checked:
-                report.extend(state.own)
+        if self.corpus is None:
+            self.build_corpus()
+        wanted = [s for s in self.ordered() if checked is None or s.display in checked]
+        for state in wanted:
+            report.extend(state.own)
         for diagnostic in self.rule_diagnostics():
             if checked is None or diagnostic.location.path in checked:
                 report.add(diagnostic)
+        found = [c for s in wanted if s.result.document is not None
+                 for c in comments_of(s.result.document)]
+        if ignores is not None and ignores.entries:
+            source = display_path(ignores.source) if ignores.source is not None else "dmtool.toml"
+            found += from_config(ignores.entries, ignores.source, source,
+                                 [(s.path, s.display) for s in wanted], ignores.matches)
+        apply(report, found, lambda path: checked is None or path in checked)
         report.files_checked = len(self.files) if checked is None else len(checked)
         return report
 

@@ -20,7 +20,8 @@ CODES: tuple[CodeInfo, ...] = (
         "A goto, an ending's start or conclusion, a round tracker, a world shard, an "
         "encounter card or a 'visited' condition names an entry number the storybook "
         "does not have.",
-        "effects:\n  - goto: 999   # no entry 999\n",
+        '            effects: [{goto: 999}]\n',
+        fixed='            effects: [{goto: 2}]\n',
     ),
     CodeInfo(
         "DM302",
@@ -30,7 +31,8 @@ CODES: tuple[CodeInfo, ...] = (
         "A way through an entry's effects (a test outcome, a choice option, a side of an "
         "'if', or the entry itself) neither goes to another entry nor ends the encounter, "
         "the event or the game, so the reader is left without an instruction.",
-        "effects:\n  - test: {roll: {red: [hand]}, pass: [{goto: 12}]}   # fail goes nowhere\n",
+        '            effects: [{lose_mental_capacity: 1}]\n  - entry: 301\n',
+        fixed='            effects: [{lose_mental_capacity: 1}, {end: event}]\n  - entry: 301\n',
     ),
     CodeInfo(
         "DM303",
@@ -45,7 +47,8 @@ CODES: tuple[CodeInfo, ...] = (
         "each encounter once, the ten rounds) and combinations are reduced, so a "
         "contradiction is never true. The message gives the reason and counts the entries "
         "that are only reachable through it.",
-        "- entry: 77   # nothing links to 77\n",
+        '      - end: event\n  - entry: 40\n',
+        fixed='      - goto: 40\n  - entry: 40\n',
     ),
     CodeInfo(
         "DM304",
@@ -56,7 +59,8 @@ CODES: tuple[CodeInfo, ...] = (
         "never have the highest score and its finale is never played. (A storybook with "
         "no wanderer stage yet, no event entry, world shard or spawned card, gets no "
         "ending findings at all.)",
-        "endings:\n  - ending: D   # no {score: {D: ...}} anywhere reachable\n",
+        '          - label: The door of glass\n            effects: [{score: {C: 1}}]\n      - end: event\n',
+        fixed='          - label: The door of glass\n            effects: [{score: {C: 1}}]\n          - label: The door of reeds\n            effects: [{score: {D: 1}}]\n      - end: event\n',
     ),
     CodeInfo(
         "DM305",
@@ -65,7 +69,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "The ending's finale (its start, setup, event phase and finale encounters) never "
         "leads to this conclusion entry, counting only sides whose conditions can hold.",
-        "conclusions:\n  - entry: 340   # only reached through a condition that never holds\n",
+        '          when: {has_coda: mara-sigil}\n',
+        fixed='          when: {is_central: true}\n',
     ),
     CodeInfo(
         "DM306",
@@ -75,7 +80,8 @@ CODES: tuple[CodeInfo, ...] = (
         "On every way through the storybook an ending printed earlier gains at least as "
         "many points as this one, and ties go to the earlier ending (A, then B, C, D), so "
         "this ending is never entered. The message gives the bound that proves it.",
-        "# every {score: {C: 1}} comes with {score: {A: 1}}\n",
+        '            effects: [{score: {A: 1, C: 1}}]\n',
+        fixed='            effects: [{score: {C: 1}}]\n',
     ),
     CodeInfo(
         "DM307",
@@ -86,7 +92,8 @@ CODES: tuple[CodeInfo, ...] = (
         "of the encounter or event, a conclusion, a failed stage), so a reader who enters "
         "can never leave. A way out whose condition can never hold is no way out; the "
         "message names it and says why.",
-        "- entry: 5\n  effects: [{goto: 6}]\n- entry: 6\n  effects: [{goto: 5}]\n",
+        '            effects: [{lose_mental_capacity: 1}, {goto: 25}]\n',
+        fixed='            effects: [{lose_mental_capacity: 1}, {end: encounter}]\n',
     ),
     CodeInfo(
         "DM308",
@@ -95,7 +102,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "The card has no spawning condition and no reachable branch spawns it, so its "
         "encounter can never be read.",
-        "kind: encounter-card\nid: the-bell   # no spawn:, and no branch spawns it\n",
+        'entry: 30\nencounter_kind: exploration\n',
+        fixed='entry: 30\nencounter_kind: exploration\nspawn: {when: {round_at_least: 2}, text: From round two on.}\n',
     ),
     CodeInfo(
         "DM309",
@@ -103,7 +111,8 @@ CODES: tuple[CodeInfo, ...] = (
         "Coda card nothing awards",
         W,
         "No reachable branch of the wanderer's storybook gains this coda card.",
-        "kind: coda\nid: the-voice-below   # no {gain_coda: the-voice-below}\n",
+        '          - label: The door of ash\n            effects: [{score: {A: 1}}]\n',
+        fixed='          - label: The door of ash\n            effects: [{score: {A: 1}}, {gain_coda: mara-ember}]\n',
     ),
     CodeInfo(
         "DM310",
@@ -112,7 +121,8 @@ CODES: tuple[CodeInfo, ...] = (
         E,
         "The entry a round tracker names is read in the event phase, so it must be an "
         "entry of kind 'event' (which ends with {end: event}).",
-        "trackers:\n  - {round: 1, entry: 12}   # entry 12 is an exploration\n",
+        '  - entry: 2\n    kind: exploration\n',
+        fixed='  - entry: 2\n    kind: event\n',
     ),
     CodeInfo(
         "DM311",
@@ -121,7 +131,8 @@ CODES: tuple[CodeInfo, ...] = (
         E,
         "An ending's finale story starts at its 'start' entry, which must be an entry of "
         "kind 'finale'.",
-        "start: 42   # entry 42 is an exploration\n",
+        '    start: 1\n',
+        fixed='    start: 301\n',
     ),
     CodeInfo(
         "DM312",
@@ -130,7 +141,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "A conclusion entry should end the finale with {conclude: <finale legacy card>}, "
         "and the card should be the one its ending lists for that conclusion.",
-        "- entry: 340\n  kind: conclusion\n  effects: [{conclude: the-wrong-card}]\n",
+        '    text: The light does not come back.\n    effects: [{end: encounter}]\n',
+        fixed='    text: The light does not come back.\n    effects: [{conclude: mara-legacy-a}]\n',
     ),
     CodeInfo(
         "DM313",
@@ -139,7 +151,8 @@ CODES: tuple[CodeInfo, ...] = (
         W,
         "Effects written after a goto or a terminal (or after a test, choice or 'if' "
         "whose every side exits) are never resolved; move them before it.",
-        "effects:\n  - goto: 12\n  - score: {A: 1}   # never resolved\n",
+        '      - end: event\n      - lose_health: 1\n',
+        fixed='      - lose_health: 1\n      - end: event\n',
     ),
     CodeInfo(
         "DM314",
@@ -149,7 +162,8 @@ CODES: tuple[CodeInfo, ...] = (
         "The entry's effects branch into more than 512 ways through (sequences of tests "
         "and choices that all fall through multiply); only the first 512 were analysed. "
         "Split the entry with gotos.",
-        "# ten tests in a row, none of which exits\n",
+        '      - test: {roll: {yellow: [skull]}}\n      - test: {roll: {purple: [sphere]}}\n      - end: event\n',
+        fixed='      - end: event\n',
     ),
     CodeInfo(
         "DM315",
@@ -164,7 +178,7 @@ CODES: tuple[CodeInfo, ...] = (
         "what it means for the effects it guards. A condition that fails only because a "
         "coda card is never awarded or an entry never read is reported there instead "
         "(DM309, DM303).",
-        "if:\n  when: {score_at_least: {D: 26}}   # ending D can have 25 points at most\n"
-        "  then: [{goto: 30}]\n",
+        '          when: {any: [{is_central: true}, {is_central: false}]}\n',
+        fixed='          when: {is_central: true}\n',
     ),
 )

@@ -16,7 +16,8 @@ CODES: tuple[CodeInfo, ...] = (
         "Authored prose is Markdown without raw HTML. The site escapes every angle bracket, "
         "so a tag such as <b> or <img> appears on the page as the literal characters rather "
         "than as markup. Write the words plainly, or use Markdown emphasis (*word*).",
-        "text: |\n  The bell rings <b>once</b>.   # shown as '<b>once</b>'\n",
+        '  The bell rings <b>once</b> under the water, and the sound <img src=x onerror=alert(1)>\n',
+        fixed='  The bell rings *once* under the water, and the sound\n',
     ),
     CodeInfo(
         "DM502",
@@ -27,6 +28,7 @@ CODES: tuple[CodeInfo, ...] = (
         "content could point anywhere (a javascript: address runs code in the reader's "
         "browser). Markdown links, images, autolinks and link definitions are shown as "
         "the literal characters. Name the place in words instead.",
-        "text: See [the map](https://example.org/map.png).   # shown as written\n",
+        'text: The map shows [the old road](javascript:alert(1)), long since under the reservoir.\n',
+        fixed='text: The map shows the old road, long since under the reservoir.\n',
     ),
 )

@@ -28,11 +28,17 @@ class Context:
     dice: Any
     policy: Policy
     events: list[Event] = field(default_factory=list)
+    # A game loop's step number: when set, each event starts with it ({step, event, ...}),
+    # as the loop's log keeps them, so the loop need not copy every event to add it.
+    step: int | None = None
 
     def emit(self, event: str, **data: Any) -> None:
         if event not in self.rules.events:
             raise EngineFault(f"{self.rules.game}: the event kind '{event}' is not declared")
-        self.events.append({"event": event, **data})
+        if self.step is None:
+            self.events.append({"event": event, **data})
+        else:
+            self.events.append({"step": self.step, "event": event, **data})
 
     def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
             *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from dmtool.engine.core import rng
 from dmtool.engine.core.script import ScriptError
@@ -12,13 +12,14 @@ from dmtool.engine.core.script import ScriptError
 REQUIRED: Any = object()  # marks a question that has no default answer
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     """One decision. `keys` are the script keys that answer it (the first is its name).
 
     `options` lists the legal answers when they can be listed; `accepts` validates answers
     that cannot (for example a list of dice to reroll). `default` is what a script that says
-    nothing about this question means; REQUIRED questions must be answered.
+    nothing about this question means; REQUIRED questions must be answered. (A named tuple:
+    as immutable as a frozen dataclass, and built several times faster, which counts when
+    thousands of games ask dozens of questions each.)
     """
 
     keys: tuple[str, ...]

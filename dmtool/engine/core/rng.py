@@ -6,8 +6,14 @@ from typing import TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_SPAN = 1 << 64
 
 T = TypeVar("T")
+
+# below(n) keeps outputs under the largest multiple of n (no modulo bias). Games ask for
+# small n thousands of times each (dice, shuffles, players' picks): their limits are
+# worked out once.
+_LIMITS = [0] + [_SPAN - _SPAN % n for n in range(1, 257)]
 
 
 def next_u64(state: int) -> tuple[int, int]:
@@ -20,14 +26,20 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """(new state, uniform integer in [0, n)) by rejection, so there is no modulo bias."""
+    """(new state, uniform integer in [0, n)) by rejection, so there is no modulo bias.
+
+    The splitmix64 step is written out here rather than called: this is the engine's
+    innermost loop."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
     while True:
-        state, value = next_u64(state)
-        if value < limit:
-            return state, value % n
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
 
 
 def shuffled(state: int, items: list[T]) -> tuple[int, list[T]]:

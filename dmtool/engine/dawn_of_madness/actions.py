@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from dmtool.engine.dawn_of_madness.action_checks import CHECKS
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import BRAIN_COLOURS
 from dmtool.engine.dawn_of_madness.errors import Reject
-from dmtool.engine.dawn_of_madness.plans import Plan
+from dmtool.engine.dawn_of_madness.plans import Plan, Verdict
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
@@ -21,9 +20,12 @@ SYSTEM_ACTIONS = ("effect", "activate", "advance", "event_phase", "refresh", "st
 ACTION_KINDS = WANDERER_ACTIONS + SYSTEM_ACTIONS
 
 
-@dataclass(frozen=True)
-class Action:
-    """One thing to do: a wanderer action or a system step, with plain JSON arguments."""
+class Action(NamedTuple):
+    """One thing to do: a wanderer action or a system step, with plain JSON arguments.
+
+    A named tuple rather than a frozen dataclass: just as immutable, and a game builds
+    hundreds of them (candidates), where a frozen dataclass's __init__ costs three times
+    as much."""
 
     kind: str
     wanderer: str | None = None
@@ -65,83 +67,110 @@ def check(state: GameState, catalog: Catalog, action: Action, *,
           active: list[str] | None = None) -> Plan:
     """Raise Reject unless the action is legal now; return its plan. `active` (the active
     characters, when the caller already knows them) saves recomputing the track."""
-    w = _actor(state, action, active)
-    if action.kind == "support":
-        return _check_support(state, catalog, w, action)
-    plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
-    _pay(w, plan, action.pay)
-    return plan
+    found = verdict(state, catalog, action, active=active)
+    if isinstance(found, Reject):
+        raise found
+    return found
 
 
-def _actor(state: GameState, action: Action, active: list[str] | None) -> Wanderer:
+def verdict(state: GameState, catalog: Catalog, action: Action, *,
+            active: list[str] | None = None) -> Verdict:
+    """The action's plan if it is legal now, else the rejection (returned, not raised)."""
+    w = acting_wanderer(state, action.wanderer, active)
+    if isinstance(w, Reject):
+        return w
+    return wanderer_verdict(state, catalog, w, action)
+
+
+def acting_wanderer(state: GameState, wid: str | None,
+                    active: list[str] | None) -> Wanderer | Reject:
+    """The wanderer, if they may act now at all (whatever the action)."""
     if state.outcome != "ongoing":
-        raise Reject("stage_over", "The stage is over.")
-    w = state.wanderers.get(action.wanderer or "")
+        return Reject("stage_over", "The stage is over.")
+    w = state.wanderers.get(wid or "")
     if w is None:
-        raise Reject("unknown_wanderer", f"There is no wanderer '{action.wanderer}'.")
+        return Reject("unknown_wanderer", f"There is no wanderer '{wid}'.")
     if state.phase != "action":
-        raise Reject("wrong_phase", f"Wanderer actions happen in the action phase, not the "
-                     f"{state.phase} phase.")
+        return Reject("wrong_phase", f"Wanderer actions happen in the action phase, not the "
+                      f"{state.phase} phase.")
     if not w.alive:
-        raise Reject("wanderer_dead", f"{w.id} is dead until they respawn.")
+        return Reject("wanderer_dead", f"{w.id} is dead until they respawn.")
     if active is None:
         active = active_characters(state)
     if w.id not in active:
-        raise Reject("not_your_turn", f"{w.id} is not the active character; the track has "
-                     f"{', '.join(active) or 'nobody'} next.")
-    if w.trapped and action.kind not in ("encounter", "pass"):
-        raise Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
-                     f"{w.trapped['entry']} (or pass).")
+        return Reject("not_your_turn", f"{w.id} is not the active character; the track has "
+                      f"{', '.join(active) or 'nobody'} next.")
     return w
 
 
-def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Plan:
+def wanderer_verdict(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Verdict:
+    """The verdict on an action of a wanderer who may act now (see `acting_wanderer`)."""
+    if w.trapped and action.kind not in ("encounter", "pass"):
+        return Reject("trapped", f"{w.id} is trapped and can only re-enter encounter "
+                      f"{w.trapped['entry']} (or pass).")
+    if action.kind == "support":
+        return _check_support(state, catalog, w, action)
+    plan = check_inner(state, catalog, w, action.kind, action.args, free=False)
+    if isinstance(plan, Reject):
+        return plan
+    return _pay(w, plan, action.pay) or plan
+
+
+def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Verdict:
     args = action.args if isinstance(action.args, dict) else {}
     card = args.get("card")
     if not state.support.get(card, False):
-        raise Reject("support_unavailable", f"The support card '{card}' is not face up in play.")
+        return Reject("support_unavailable", f"The support card '{card}' is not face up in "
+                      "play.")
     if w.support_last:
-        raise Reject("support_twice", f"{w.id} used a support card last; take another action "
-                     "first.")
+        return Reject("support_twice", f"{w.id} used a support card last; take another action "
+                      "first.")
     inner = [k for k in args if k != "card"]
     offered = catalog.support_cards.get(card, {}).get("action")
     if len(inner) != 1 or inner[0] != offered:
-        raise Reject("support_action", f"The support card '{card}' offers the {offered} action.")
+        return Reject("support_action", f"The support card '{card}' offers the {offered} "
+                      "action.")
     plan = check_inner(state, catalog, w, inner[0], args[inner[0]], free=True)
+    if isinstance(plan, Reject):
+        return plan
     plan.data["support"] = card
     return plan
 
 
 def check_inner(state: GameState, catalog: Catalog, w: Wanderer, kind: str, args: Any,
-                *, free: bool) -> Plan:
+                *, free: bool) -> Verdict:
     fn = CHECKS.get(kind)
     if fn is None:
-        raise Reject("bad_action", f"'{kind}' is not a wanderer action.")
+        return Reject("bad_action", f"'{kind}' is not a wanderer action.")
     plan = fn(state, catalog, w, args if args is not None else {}, free)
+    if isinstance(plan, Reject):
+        return plan
     plan.free = free
     if free:
         plan.cost = 0
     return plan
 
 
-def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> None:
+def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> Reject | None:
     """Brain domains of the action's colour (purple for any) stand in for capacity."""
     allowed = BRAIN_COLOURS.get(plan.kind, frozenset())
     left = dict(w.domains)
     for colour in pay:
         if plan.free or colour not in allowed:
-            raise Reject("bad_brain_payment", f"A {colour} brain cannot pay for a {plan.kind} "
-                         f"action (allowed: {', '.join(sorted(allowed)) or 'none'}).")
+            return Reject("bad_brain_payment", f"A {colour} brain cannot pay for a "
+                          f"{plan.kind} action (allowed: {', '.join(sorted(allowed)) or 'none'}).")
         for kind in ("brain", "sphere"):
             if left.get((colour, kind), 0) > 0:
                 left[(colour, kind)] -= 1
                 plan.brains.append((colour, kind))
                 break
         else:
-            raise Reject("bad_brain_payment", f"{w.id} has no stored {colour} brain to spend.")
+            return Reject("bad_brain_payment", f"{w.id} has no stored {colour} brain to "
+                          "spend.")
     if len(plan.brains) > plan.cost:
-        raise Reject("bad_brain_payment", f"The action costs {plan.cost}; {len(plan.brains)} "
-                     "brains is more than that.")
+        return Reject("bad_brain_payment", f"The action costs {plan.cost}; "
+                      f"{len(plan.brains)} brains is more than that.")
     if plan.cost - len(plan.brains) > w.mc:
-        raise Reject("not_enough_capacity", f"{w.id} has {w.mc} mental capacity; the action "
-                     f"costs {plan.cost}.")
+        return Reject("not_enough_capacity", f"{w.id} has {w.mc} mental capacity; the "
+                      f"action costs {plan.cost}.")
+    return None

@@ -29,7 +29,7 @@ class Board:
     paths: list[tuple[int, int]] = field(default_factory=grid_paths)
     _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
     _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
-    _within: dict[tuple[int, int], list[int]] = field(default_factory=dict, repr=False,
+    _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False,
                                                       compare=False)
 
     def __post_init__(self) -> None:
@@ -38,7 +38,20 @@ class Board:
             adj[a].add(b)
             adj[b].add(a)
         self._adj = {n: sorted(v) for n, v in adj.items()}
-        self._dist = {n: self._bfs(n) for n in SHARDS}
+        if not self._dist:
+            self._dist = {n: self._bfs(n) for n in SHARDS}
+
+    @classmethod
+    def grid(cls, layout: list[int], *, width: int = 4) -> Board:
+        """The board of `grid_paths(layout)` when the layout fills the grid: every path is
+        there, so a distance is rows plus columns apart, with no search (a balance run
+        builds one board per game)."""
+        if sorted(layout) != list(SHARDS) or len(layout) % width:
+            return cls(grid_paths(layout, width=width))
+        cells = {shard: divmod(i, width) for i, shard in enumerate(layout)}
+        dist = {a: {b: abs(ra - rb) + abs(ca - cb) for b, (rb, cb) in cells.items()}
+                for a, (ra, ca) in cells.items()}
+        return cls(grid_paths(layout, width=width), _dist=dist)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}
@@ -58,14 +71,23 @@ class Board:
         """Paths walked from a to b, or None when no path joins them."""
         return self._dist[a].get(b)
 
+    def distances(self, shard: int) -> dict[int, int]:
+        """Paths walked from `shard` to every shard joined to it (shared: do not change)."""
+        return self._dist[shard]
+
     def within(self, shard: int, spaces: int) -> list[int]:
-        """Shards at distance 1..spaces, nearest first then by number (a fresh list; the
-        paths never change, so the answer is worked out once per shard and range)."""
+        """Shards at distance 1..spaces, nearest first then by number (a fresh list)."""
+        return list(self.around(shard, spaces))
+
+    def around(self, shard: int, spaces: int) -> tuple[int, ...]:
+        """As `within`, shared: the paths never change, so the answer is worked out once
+        per shard and range."""
         key = (shard, spaces)
-        if key not in self._within:
-            found = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
-            self._within[key] = [n for _, n in sorted(found)]
-        return list(self._within[key])
+        found = self._within.get(key)
+        if found is None:
+            near = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
+            found = self._within[key] = tuple(n for _, n in sorted(near))
+        return found
 
     def steps_toward(self, here: int, target: int) -> list[int]:
         """Neighbours of `here` that lie on a shortest path to `target`."""

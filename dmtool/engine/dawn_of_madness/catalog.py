@@ -50,6 +50,10 @@ class Catalog:
     devour_cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     families: dict[str, dict[str, Any]] = field(default_factory=dict)
     wanderers: dict[str, dict[str, Any]] = field(default_factory=dict)  # content dashboards
+    # What the engine works out from the definitions on first use (a monster's compiled
+    # action sequence, ...), by key. `dataclasses.replace` hands the same dict to each
+    # board catalogue made from this one, so a whole balance run works it out once.
+    derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for n in SHARDS:
@@ -70,6 +74,17 @@ class Catalog:
         """The entry of the shard's finale encounter for the current ending, if it has one."""
         found = self.shards[number].get("finale", {})
         return found.get(ending) if ending else None
+
+    def encounter_entries(self, stage: str, ending: str | None) -> dict[int, int | None]:
+        """Each shard's encounter entry in a stage: its own in the wanderer stage, the one
+        of the ending in the finale (worked out once; do not change the answer)."""
+        key = ("encounter_entries", stage, ending)
+        found = self.derived.get(key)
+        if found is None:
+            found = self.derived[key] = {
+                n: self.finale_entry(n, ending) if stage == "finale" else self.shard_entry(n)
+                for n in self.shards}
+        return found  # type: ignore[no-any-return]
 
     def legacy_cards(self, abomination: str) -> dict[str, dict[str, Any]]:
         """An abomination's legacy cards by id ('<abomination>/legacy-N', N from 1)."""

@@ -26,23 +26,30 @@ class Plan:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def parse_rift(value: Any, rifts: list[Domain]) -> Domain:
+# A wanderer action's plan when it is legal, or the rejection saying why not (returned,
+# not raised: see action_checks.py).
+Verdict = Plan | Reject
+
+
+def parse_rift(value: Any, rifts: list[Domain]) -> Domain | Reject:
+    """The rift an attack names (by number or as 'colour type'), or why it cannot."""
     if isinstance(value, int) and 1 <= value <= len(rifts):
         return rifts[value - 1]
     try:
         rift = parse_domain(str(value))
     except ValueError as exc:
-        raise Reject("no_such_rift", str(exc)) from None
+        return Reject("no_such_rift", str(exc))
     if rift not in rifts:
-        raise Reject("no_such_rift", f"The monster has no {domain_text(rift)} rift; it has "
-                     f"{', '.join(domain_text(r) for r in rifts) or 'none'}.")
+        return Reject("no_such_rift", f"The monster has no {domain_text(rift)} rift; it has "
+                      f"{', '.join(domain_text(r) for r in rifts) or 'none'}.")
     return rift
 
 
-def range_cost(state: GameState, catalog: Catalog, w: Wanderer, shard: int) -> int:
+def range_cost(state: GameState, catalog: Catalog, w: Wanderer, shard: int) -> int | Reject:
+    """The range part of an action's cost (one per space), or why the target is too far."""
     d = catalog.board.distance(w.shard or 0, shard) if w.shard else None
     if d is None or d > MAX_RANGE:
         away = f"{d} spaces" if d is not None else "not joined by any path"
-        raise Reject("too_far", f"The target is {away} from {w.id}; the range is at most "
-                     f"{MAX_RANGE}.")
+        return Reject("too_far", f"The target is {away} from {w.id}; the range is at most "
+                      f"{MAX_RANGE}.")
     return d

@@ -20,17 +20,28 @@ def active_characters(state: GameState) -> list[str]:
 
     The highest tracker acts; on a tie, monsters go before wanderers (the players pick which
     monster, or which wanderer). Empty when everyone is at zero, or outside the action phase.
+    (Asked several times a step, so it walks the track once without building it.)
     """
     if state.phase != "action" or state.outcome != "ongoing":
         return []
-    chars = track(state)
-    if not chars:
-        return []
-    top = max(mc for _, _, mc in chars)
-    level = [(cid, is_w) for cid, is_w, mc in chars if mc == top]
-    monsters = [cid for cid, is_w in level if not is_w]
-    return monsters if monsters else [cid for cid, _ in level]
+    top, monsters = 0, []
+    for m in state.monsters.values():
+        if m.mc > top:
+            top, monsters = m.mc, [m.id]
+        elif m.mc == top and top:
+            monsters.append(m.id)
+    level, wanderers = top, []
+    for w in state.wanderers.values():
+        if not w.alive or w.mc < level or w.mc <= 0:
+            continue
+        if w.mc > level:
+            level, wanderers = w.mc, [w.id]
+        else:
+            wanderers.append(w.id)
+    return wanderers if level > top else monsters
 
 
 def phase_over(state: GameState) -> bool:
-    return not track(state)
+    """Every tracker is at zero (the dead are off the track)."""
+    return not any(m.mc > 0 for m in state.monsters.values()) and not any(
+        w.alive and w.mc > 0 for w in state.wanderers.values())

@@ -76,14 +76,14 @@ def counted(corpus: Corpus, counts: dict[str, Any]) -> list[tuple[SourceDocument
     found: list[tuple[SourceDocument, int]] = []
     items_key = counts.get("items")
     for document in corpus.readable(counts["kind"]):
-        data = document.data
-        if not _matches(data, counts):
+        fields = corpus.top_fields(document)  # a storybook is not unpacked to be counted
+        if not _matches(fields, counts):
             continue
         if items_key is not None:
-            items = data.get(items_key)
+            items = document.data.get(items_key)
             amount = len(items) if isinstance(items, list) else 0
         else:
-            copies = data.get("copies", 1)
+            copies = fields.get("copies", 1)
             amount = copies if isinstance(copies, int) else 1
         found.append((document, amount))
     return found

@@ -30,7 +30,7 @@ def _trackers(document: SourceDocument) -> Iterator[Diagnostic]:
     if rounds != list(range(1, ROUNDS + 1)):
         yield diagnose(
             "DM240", document.locate(("trackers",), key=True),
-            f"the trackers cover rounds {rounds}; Dawn of Madness needs exactly one tracker for "
+            f"the trackers cover rounds {', '.join(map(str, rounds))}; Dawn of Madness needs exactly one tracker for "
             f"each round 1 to {ROUNDS}, in order")
     seen: dict[int, int] = {}
     for n, tracker in enumerate(trackers):

@@ -13,6 +13,7 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
+from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 
 # A start or end tag, a comment or a declaration: '<b>', '</p>', '<img src=x onerror=...>'.
@@ -24,6 +25,10 @@ _LINK = re.compile(
     re.MULTILINE,
 )
 _SHOWN = 40  # characters of the offending text quoted in a message
+MEMO = "prose:1"
+# Raw HTML needs '<' and a link '](' or ']:' in some string, so in the file's text too,
+# unless an escape ('\\x3c', a line continuation) or a line break builds it.
+_MARKS = ("<", "](", "]:", "\\", "]\n")
 
 Parts = tuple[str | int, ...]
 
@@ -33,26 +38,42 @@ def check(corpus: Corpus) -> list[Diagnostic]:
 
 
 def prose_diagnostics(documents: list[SourceDocument]) -> list[Diagnostic]:
-    """One diagnostic per string field holding raw HTML, and one per field holding a link."""
+    """One diagnostic per string field holding raw HTML, and one per field holding a link.
+
+    The findings of one document depend on it alone: they are remembered with it (in the
+    check cache too), so an unchanged storybook's prose is not read again.
+    """
     found: list[Diagnostic] = []
     for document in documents:
-        for parts, text in _strings(document.data, ()):
-            html_match = _RAW_HTML.search(text)
-            if html_match is not None:
-                found.append(diagnose(
-                    "DM501", document.locate(parts),
-                    f"this text contains raw HTML ({_quote(html_match.group())}), which the "
-                    "site shows as literal text; write it plainly or use Markdown emphasis "
-                    "such as *word*",
-                ))
-            link_match = _LINK.search(text)
-            if link_match is not None:
-                found.append(diagnose(
-                    "DM502", document.locate(parts),
-                    f"this text contains a link or image ({_quote(link_match.group())}), which "
-                    "the site shows as literal text and never as a link; name the place in "
-                    "words instead",
-                ))
+        found.extend(unpack(d) for d in document.memo(MEMO, _packed, are_packed))
+    return found
+
+
+def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
+    return tuple(pack(d) for d in _document_prose(document))
+
+
+def _document_prose(document: SourceDocument) -> list[Diagnostic]:
+    if not any(mark in document.text for mark in _MARKS):
+        return []  # neither raw HTML nor a link can be in its strings: no walk needed
+    found: list[Diagnostic] = []
+    for parts, text in _strings(document.data, ()):
+        html_match = _RAW_HTML.search(text)
+        if html_match is not None:
+            found.append(diagnose(
+                "DM501", document.locate(parts),
+                f"this text contains raw HTML ({_quote(html_match.group())}), which the "
+                "site shows as literal text; write it plainly or use Markdown emphasis "
+                "such as *word*",
+            ))
+        link_match = _LINK.search(text)
+        if link_match is not None:
+            found.append(diagnose(
+                "DM502", document.locate(parts),
+                f"this text contains a link or image ({_quote(link_match.group())}), which "
+                "the site shows as literal text and never as a link; name the place in "
+                "words instead",
+            ))
     return found
 
 

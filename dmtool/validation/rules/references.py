@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.diagnostics.hints import id_hint
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.schema_errors import did_you_mean
 
 # Scenario fixtures define their own cards inline, so their ids need not exist in content.
 SELF_CONTAINED_KINDS = frozenset({"scenario"})
@@ -24,15 +24,15 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if facts.kind in SELF_CONTAINED_KINDS or not facts.standing.loaded:
             continue
         for ref in facts.references:
-            if any(ref.value in corpus.defined(k) for k in ref.kinds):
+            candidates = corpus.candidates(ref.kinds)
+            if ref.value in candidates:
                 continue
-            candidates = set().union(*(corpus.defined(k) for k in ref.kinds))
             wanted = " or ".join(ref.kinds)
             yield diagnose(
                 "DM202",
                 document.locate(ref.path),
                 f"no {wanted} with the id '{ref.value}' exists in the corpus",
-                hint=did_you_mean(ref.value, candidates),
+                hint=id_hint(ref.value, candidates, corpus.titles(ref.kinds)),
             )
 
 
@@ -40,7 +40,7 @@ def _duplicate_ids(corpus: Corpus) -> Iterator[Diagnostic]:
     for kind in sorted(corpus.kinds()):
         first_seen: dict[str, SourceDocument] = {}
         for document in corpus.of_kind(kind):
-            doc_id = document.data.get("id")
+            doc_id = document.doc_id
             if not isinstance(doc_id, str):
                 continue
             original = first_seen.get(doc_id)

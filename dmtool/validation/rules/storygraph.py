@@ -4,17 +4,29 @@ The analyses read the storybook's context (trackers, shards, cards, codas) toler
 partial documents included, so a typo in a card does not make its entry unreachable. A
 source whose entry cannot be read at all leaves the roots incomplete: then what depends
 on reachability is not judged, rather than judged wrongly.
+
+A storybook's findings depend on the book and on whatever its context reads from the
+rest of the corpus (round trackers, the wanderer's cards and dashboard, every card that
+changes sentience...). The context is built over a recording view of the corpus, so the
+documents it actually read are known; the findings are memoised with the book together
+with those documents' content keys, and reused while none of them changed and no
+document was added or removed. An unchanged book in an unchanged context is not
+analysed again, in a later run (through the check cache) or in a long-lived session.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
+from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
+from dmtool.validation.rules.recording import RecordingCorpus
 
 # Findings about a wanderer's cards rather than one storybook: a card nothing spawns or a
 # coda nothing awards is an orphan only if no storybook of that wanderer uses it.
@@ -28,36 +40,147 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "world-shard": ((("encounter", "entry"), int), (("finale", "encounters"), list)),
     "round-trackers": ((("trackers",), list),),
 }
+MEMO = "storygraph:3:"
+_OWNER = "wanderer-field:1"
+
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     storybooks = corpus.of_kind("storybook")
     if not storybooks:
         return  # nothing to analyse: keep `dmtool check` of other content free of graph imports
-    from dmtool.model.storybook import Storybook
-    from dmtool.storygraph.analysis import analyse
-    from dmtool.storygraph.context import context_for
-
     by_wanderer: dict[str, int] = Counter()
     card_findings: dict[str, Counter[tuple[str, str, int, int]]] = defaultdict(Counter)
     first_seen: dict[tuple[str, str, int, int], Diagnostic] = {}
+    memo = _Memo(corpus)
     for document in storybooks:
-        storybook = Storybook.from_document(document)
-        by_wanderer[storybook.wanderer] += 1
-        view = ContextView(corpus, storybook.wanderer)
-        for diagnostic in analyse(storybook, context_for(view, storybook.wanderer)).diagnostics:
-            if view.incomplete and diagnostic.code in REACHABILITY_CODES:
-                continue
+        wanderer = _owner(document)
+        if wanderer is None:
+            continue  # the schema requires it; a document without one is not analysed
+        by_wanderer[wanderer] += 1
+        for diagnostic in memo.findings(document, wanderer):
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic
                 continue
             loc = diagnostic.location
             key = (diagnostic.code, loc.path, loc.line, loc.column)
-            card_findings[storybook.wanderer][key] += 1
+            card_findings[wanderer][key] += 1
             first_seen.setdefault(key, diagnostic)
     for wanderer, found in card_findings.items():
         for key, count in found.items():
             if count == by_wanderer[wanderer]:
                 yield first_seen[key]
+
+
+class _Memo:
+    """Findings per storybook, remembered with what their context read, two ways.
+
+    First by the contents of every document the context read (cheap to check: nothing is
+    built). When one of them changed, the context is built again and its values compared:
+    an edit that leaves every value the analysis uses unchanged (a coda's title, a
+    comment) is answered from a second memo keyed by those values and by the contents of
+    the documents whose positions the findings name.
+    """
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        everything = corpus.documents + corpus.partial
+        self._keys = {d.display: d.content_key for d in everything}
+        members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
+        self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
+
+    def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
+        if book.content_key is None:
+            return _analyse(self._corpus, book, wanderer)[0]
+        by_documents = f"{MEMO}{wanderer}:{self._membership}"
+        stored = book.memos.get(by_documents)
+        if stored is not None and self._current(stored):
+            book.memos_used.add(by_documents)
+            return [unpack(p) for p in stored[1]]
+        built = _Context(self._corpus, wanderer)
+        by_values = f"{MEMO}values:{wanderer}:{built.fingerprint()}"
+
+        def compute(doc: SourceDocument) -> tuple[Any, ...]:
+            found, located = built.analyse(doc)
+            return self._known(located), tuple(pack(d) for d in found)
+
+        _, packed = book.memo(by_values, compute, self._current)
+        book.memos[by_documents] = (self._known(built.recording.read - {book.display}), packed)
+        book.memos_used.add(by_documents)
+        book.memos_changed = True
+        return [unpack(p) for p in packed]
+
+    def _known(self, names: set[str]) -> tuple[tuple[str, str | None], ...]:
+        return tuple((name, self._keys.get(name)) for name in sorted(names))
+
+    def _current(self, value: Any) -> bool:
+        """A stored value whose recorded documents all still have the same contents (one
+        of unknown content is never current: such a value is computed again)."""
+        return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
+                and are_packed(value[1])
+                and all(type(item) is tuple and len(item) == 2 and item[1] is not None
+                        and self._keys.get(item[0]) == item[1] for item in value[0]))
+
+
+class _Context:
+    """One wanderer's storybook context, built over a recording view of the corpus."""
+
+    def __init__(self, corpus: Corpus, wanderer: str) -> None:
+        from dmtool.storygraph.context import context_for
+
+        self.view = ContextView(corpus, wanderer)
+        self.recording = RecordingCorpus(self.view)
+        self.context = context_for(self.recording, wanderer)
+
+    def fingerprint(self) -> str:
+        """A key of every value of the context (a place in another file by its path)."""
+        plain = (_plain_values(self.context), self.view.incomplete)
+        return hashlib.blake2b(repr(plain).encode(), digest_size=16).hexdigest()
+
+    def analyse(self, document: SourceDocument) -> tuple[list[Diagnostic], set[str]]:
+        """The book's findings, and the documents whose positions they name."""
+        from dmtool.model.storybook import ENDINGS, Storybook
+        from dmtool.storygraph.analysis import analyse
+
+        storybook = Storybook.from_document(document)
+        found = analyse(storybook, self.context).diagnostics
+        # An ending left out (DM258 names it) leaves its finale's entries without a root.
+        if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
+            found = [d for d in found if d.code not in REACHABILITY_CODES]
+        return found, self.recording.located - {document.display}
+
+
+def _plain_values(value: Any) -> Any:
+    """The context as plain values: a place in a document stands as (path, parts)."""
+    from dmtool.storygraph.context import Place
+
+    if isinstance(value, Place):
+        return ("place", value.document.display, value.parts)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,
+                tuple(_plain_values(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, Mapping):
+        return tuple((key, _plain_values(item)) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return tuple(_plain_values(item) for item in value)
+    return value
+
+
+def _analyse(corpus: Corpus, document: SourceDocument,
+             wanderer: str) -> tuple[list[Diagnostic], set[str]]:
+    """The book's findings, and the display names of the other documents they depend on."""
+    built = _Context(corpus, wanderer)
+    found, _ = built.analyse(document)
+    return found, built.recording.read - {document.display}
+
+
+def _owner(document: SourceDocument) -> str | None:
+    """The document's `wanderer:` field, remembered with it (no need to unpack it again)."""
+    def read(doc: SourceDocument) -> str | None:
+        data = doc.data
+        value = data.get("wanderer") if isinstance(data, dict) else None
+        return value if isinstance(value, str) else None
+
+    return document.memo(_OWNER, read, lambda v: v is None or type(v) is str)
 
 
 class ContextView:

@@ -1,4 +1,6 @@
-"""Fixed-shape rules of Dawn of Madness wanderer-side content (DM203, DM250-DM268).
+"""Fixed-shape rules of Dawn of Madness wanderer-side content (DM250-DM257).
+
+The storybook side (DM203, DM258-DM260, DM267, DM268) is in storybooks.py.
 
 Documents reaching these rules passed their schemas, so shapes are trusted. A reference
 that does not resolve is skipped here: the reference rule already reports it (DM202).
@@ -26,8 +28,6 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     yield from _malformations(corpus)
     yield from _abomination_decks(corpus)
     yield from _families(corpus)
-    yield from _storybooks(corpus)
-    yield from _entry_kinds(corpus)
 
 
 def dig(data: Any, parts: Parts) -> Any:
@@ -188,93 +188,3 @@ def _punishments(family: SourceDocument) -> Iterator[Diagnostic]:
             yield diagnose("DM257", family.locate(("punishments",)),
                            f"abomination '{name}' of this family has no lineage punishment; "
                            f"add one")
-
-
-# ---------------------------------------------------------------- storybooks
-
-def _storybooks(corpus: Corpus) -> Iterator[Diagnostic]:
-    for book in corpus.of_kind("storybook"):
-        entries = book.data["entries"]
-        first: dict[int, int] = {}
-        for index, entry in enumerate(entries):
-            number = entry["entry"]
-            if number in first:
-                yield diagnose("DM203", book.locate(("entries", index, "entry")),
-                               f"entry number {number} is already used; renumber one of the two",
-                               related=(book.locate(("entries", first[number], "entry")),))
-            else:
-                first[number] = index
-        yield from _endings(corpus, book, entries, first)
-        wanderer = corpus.get("wanderer", book.data["wanderer"])
-        if wanderer is not None and wanderer.data["storybook"] != book.data["id"]:
-            yield diagnose(
-                "DM267", book.locate(("wanderer",)),
-                f"storybook '{book.data['id']}' names wanderer '{wanderer.data['id']}', whose "
-                f"storybook is '{wanderer.data['storybook']}'; make the two agree",
-                related=(wanderer.locate(("storybook",)),))
-    for wanderer in corpus.of_kind("wanderer"):
-        book = corpus.get("storybook", wanderer.data["storybook"])
-        if book is not None and book.data["wanderer"] != wanderer.data["id"]:
-            yield diagnose(
-                "DM267", wanderer.locate(("storybook",)),
-                f"storybook '{book.data['id']}' belongs to wanderer '{book.data['wanderer']}', "
-                f"not '{wanderer.data['id']}'; name this wanderer's own storybook",
-                related=(book.locate(("wanderer",)),))
-
-
-def _endings(corpus: Corpus, book: SourceDocument, entries: list[Any],
-             first: dict[int, int]) -> Iterator[Diagnostic]:
-    letters: set[str] = set()
-    for index, ending in enumerate(book.data["endings"]):
-        letter = ending["ending"]
-        if letter in letters:
-            yield diagnose("DM258", book.locate(("endings", index, "ending")),
-                           f"ending {letter} appears twice; the four endings are A, B, C and D, "
-                           f"each once")
-        letters.add(letter)
-        for k, conclusion in enumerate(ending["conclusions"]):
-            at = ("endings", index, "conclusions", k)
-            target = first.get(conclusion["entry"])
-            if target is not None and entries[target]["kind"] != "conclusion":
-                yield diagnose(
-                    "DM259", book.locate((*at, "entry")),
-                    f"conclusion '{conclusion['title']}' points at entry {conclusion['entry']}, "
-                    f"which is of kind '{entries[target]['kind']}'; point it at an entry of "
-                    f"kind 'conclusion'", related=(book.locate(("entries", target, "kind")),))
-            card = corpus.get("finale-legacy-card", conclusion.get("legacy", ""))
-            if card is not None and (card.data["ending"], card.data["wanderer"]) != (
-                    letter, book.data["wanderer"]):
-                yield diagnose(
-                    "DM260", book.locate((*at, "legacy")),
-                    f"ending {letter} awards '{card.data['id']}', a finale legacy card of "
-                    f"ending {card.data['ending']} of wanderer '{card.data['wanderer']}'; award "
-                    f"a card of this ending and wanderer", related=(card.locate(("ending",)),))
-    missing = [e for e in ENDINGS if e not in letters]
-    if missing:
-        yield diagnose("DM258", book.locate(("endings",)),
-                       f"the storybook has no ending {', '.join(missing)}; write each of the "
-                       f"endings A, B, C and D once")
-
-
-def _entry_kinds(corpus: Corpus) -> Iterator[Diagnostic]:
-    kinds_of: dict[str, dict[int, str]] = {}
-    for wanderer in corpus.of_kind("wanderer"):
-        book = corpus.get("storybook", wanderer.data["storybook"])
-        if book is not None:
-            kinds_of[wanderer.data["id"]] = {e["entry"]: e["kind"] for e in book.data["entries"]}
-    checks: list[tuple[SourceDocument, Parts, str]] = []
-    for shard in corpus.of_kind("world-shard"):
-        checks.append((shard, ("encounter", "entry"), shard.data["encounter"]["kind"]))
-        checks += [(shard, ("finale", "encounters", i, "entry"), "finale")
-                   for i in range(len(shard.data["finale"]["encounters"]))]
-    checks += [(card, ("entry",), card.data["encounter_kind"])
-               for card in corpus.of_kind("encounter-card")]
-    checks += [(card, ("entry",), "finale") for card in corpus.of_kind("finale-encounter-card")]
-    for document, parts, wanted in checks:
-        number = dig(document.data, parts)
-        actual = kinds_of.get(document.data["wanderer"], {}).get(number)
-        if actual is not None and actual != wanted:
-            yield diagnose(
-                "DM268", document.locate(parts),
-                f"entry {number} is of kind '{actual}' in the storybook, but this encounter "
-                f"expects kind '{wanted}'; point it at the right entry or fix either kind")

@@ -9,10 +9,11 @@ from typing import Any
 
 from dmtool.engine.dawn_of_madness.actions import Action, parse_action
 from dmtool.engine.dawn_of_madness.campaign import CampaignState
+from dmtool.engine.dawn_of_madness.candidates import Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.context import Event
 from dmtool.engine.dawn_of_madness.dice import SeededDice
-from dmtool.engine.dawn_of_madness.engine import Applied, apply, candidate_actions, is_legal
+from dmtool.engine.dawn_of_madness.engine import Applied, Legality, apply
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.newgame import (
     NewGame,
@@ -21,7 +22,7 @@ from dmtool.engine.dawn_of_madness.play.newgame import (
     new_state,
 )
 from dmtool.engine.dawn_of_madness.play.players import Player, Recorder, Replayer
-from dmtool.engine.dawn_of_madness.play.policies import make_player
+from dmtool.engine.dawn_of_madness.play.policies import MENU_PLAYERS, make_player
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
@@ -59,14 +60,17 @@ def next_action(state: GameState, catalog: Catalog, chooser: Player) -> Action:
     if state.phase == "refresh":
         return Action("refresh", None, {})
     active = active_characters(state)
-    candidates = candidate_actions(state, catalog, active)
-    if not candidates:
+    if not active:
         raise EngineFault(f"nothing can act in the {state.phase} phase")
-    monsters = [a for a in candidates if a.kind == "activate"]
+    menu = Menu(state, catalog, active)
+    monsters = menu.activations
     if monsters:  # a tie among monsters on the track: the players pick which acts
         return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
-    return chooser.choose(state, catalog, candidates,
-                          lambda a: is_legal(state, catalog, a, active=active))
+    legal = Legality(state, catalog, active)
+
+    if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`
+        return chooser.choose_from(state, catalog, menu, legal)  # type: ignore[attr-defined]
+    return chooser.choose(state, catalog, menu.actions(), legal)
 
 
 def play(base: Catalog, game: NewGame, *, policy: str = "random",
@@ -94,18 +98,17 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
             action = next_action(state, catalog, chooser)
         recorder.answers = []
         done = apply(state, catalog, action, dice=dice, policy=recorder,
-                     in_place=not keep_states)
+                     in_place=not keep_states, step=count)
         if not isinstance(done, Applied):
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
                               f"{done.code} ({done.message})")
         state = done.state
         if keep_record:
             record["steps"].append({"action": action.to_dict(), "answers": recorder.answers})
-        for event in done.events:
-            tagged = {"step": count, **event}
-            log.append(tagged)
-            if on_event is not None:
-                on_event(tagged)
+        log += done.events  # each already tagged with this step
+        if on_event is not None:
+            for event in done.events:
+                on_event(event)
         if keep_states:
             states.append(state)
         if state.game_over:

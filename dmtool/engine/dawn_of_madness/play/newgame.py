@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dmtool.engine.core import rng
-from dmtool.engine.dawn_of_madness.board import Board, grid_paths
+from dmtool.engine.dawn_of_madness.board import Board
 from dmtool.engine.dawn_of_madness.campaign import CampaignState, into_game
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.condition_cards import default_piles
@@ -43,7 +43,7 @@ def layout_for(seed: int) -> list[int]:
 
 def board_catalog(base: Catalog, layout: list[int]) -> Catalog:
     """The shared catalogue with this game's board (the shards' places differ per game)."""
-    return replace(base, board=Board(grid_paths(layout)))
+    return replace(base, board=Board.grid(layout))
 
 
 def central_wanderer(catalog: Catalog, wid: str) -> Wanderer:

@@ -9,17 +9,18 @@ beside random and greedy play: slower (about BREADTH x SAMPLES engine steps a de
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from dmtool.engine.core import rng
 from dmtool.engine.core.policy import Question
 from dmtool.engine.core.script import ScriptError
 from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.candidates import Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.dice import SeededDice
 from dmtool.engine.dawn_of_madness.engine import Applied, apply
-from dmtool.engine.dawn_of_madness.play.greedy import rank
+from dmtool.engine.dawn_of_madness.play.greedy import rank, ranked
 from dmtool.engine.dawn_of_madness.play.players import Chooser
 from dmtool.engine.dawn_of_madness.state import GameState
 
@@ -74,8 +75,17 @@ class Planner:
 
     def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
                legal: Callable[[Action], bool]) -> Action:
+        return self._plan(state, catalog, rank(state, catalog, candidates), legal)
+
+    def choose_from(self, state: GameState, catalog: Catalog, menu: Menu,
+                    legal: Callable[[Action], bool]) -> Action:
+        """As `choose`, building only the actions the ranking reaches."""
+        return self._plan(state, catalog, ranked(state, catalog, menu), legal)
+
+    def _plan(self, state: GameState, catalog: Catalog, ranked: Iterable[Action],
+              legal: Callable[[Action], bool]) -> Action:
         options: list[Action] = []
-        for action in rank(state, catalog, candidates):
+        for action in ranked:
             if legal(action):
                 options.append(action)
                 if len(options) == BREADTH:

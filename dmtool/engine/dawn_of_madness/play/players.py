@@ -18,8 +18,9 @@ from dmtool.engine.core import rng
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.core.script import ScriptError
 from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.candidates import Entry, Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
-from dmtool.engine.dawn_of_madness.play.greedy import answer, rank
+from dmtool.engine.dawn_of_madness.play.greedy import answer, rank, ranked
 from dmtool.engine.dawn_of_madness.state import GameState
 
 CHOOSER_POLICIES = ("random", "first", "greedy")  # the policies a Chooser plays
@@ -57,10 +58,25 @@ class Chooser:
 
     def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
                legal: Callable[[Action], bool]) -> Action:
-        """A wanderer action: 'greedy' ranks the candidates first."""
+        """A wanderer action among a list (the Player protocol)."""
         if self.policy == "greedy":
             candidates = rank(state, catalog, candidates)
         return self.pick(candidates, legal)
+
+    def choose_from(self, state: GameState, catalog: Catalog, menu: Menu,
+                    legal: Callable[[Action], bool]) -> Action:
+        """The same pick as `choose` over the menu's listing, building only the actions it
+        looks at: 'random' lists one kind at a time, 'greedy' ranks plain tuples."""
+        found: Action | None
+        if self.policy == "random":
+            found = self._sample(menu.kinds(), menu.of_kind, legal)
+        elif self.policy == "greedy":
+            found = next((a for a in ranked(state, catalog, menu) if legal(a)), None)
+        else:
+            return self.pick(menu.actions(), legal)
+        if found is None:
+            raise ScriptError("DM406", "No legal action is left to choose.")
+        return found
 
     def action(self, actions: list[Action]) -> Action:
         """A pick among actions that are all legal."""
@@ -77,21 +93,24 @@ class Chooser:
         elif self.policy == "greedy":  # already ranked best first by the caller
             found = next((a for a in candidates if legal(a)), None)
         else:
-            found = self._sample(candidates, legal)
+            groups: dict[str, list[Entry]] = {}
+            for a in candidates:
+                groups.setdefault(a.kind, []).append(a)
+            found = self._sample(list(groups), groups.__getitem__, legal)
         if found is None:
             raise ScriptError("DM406", "No legal action is left to choose.")
         return found
 
-    def _sample(self, candidates: list[Action], legal: Callable[[Action], bool]) -> Action | None:
-        groups: dict[str, list[Action]] = {}
-        for a in candidates:
-            groups.setdefault(a.kind, []).append(a)
-        kinds = list(groups)
+    def _sample(self, kinds: list[str], of_kind: Callable[[str], list[Entry]],
+                legal: Callable[[Action], bool]) -> Action | None:
+        """A uniform kind, then a uniform action of it, until one is legal. Each kind is
+        listed once (`of_kind` may build it fresh) and emptied before the next is drawn;
+        an action is built only when drawn (an Action is itself such a tuple)."""
         while kinds:
             kind = kinds[self._below(len(kinds))]
-            same = groups[kind]
+            same = of_kind(kind)
             while same:
-                a = same.pop(self._below(len(same)))
+                a = Action(*same.pop(self._below(len(same))))
                 if legal(a):
                     return a
             kinds.remove(kind)

@@ -44,6 +44,11 @@ def policy_names() -> tuple[str, ...]:
     return (*BUILT_IN, *sorted(plug_ins()))
 
 
+# Built-in players choose from the engine's lazy menu (`choose_from`); a plug-in is handed
+# the whole candidate list through the Player protocol.
+MENU_PLAYERS = (Chooser, Planner)
+
+
 def make_player(name: str, seed: int) -> Player:
     """A new player for one game, its generator seeded with `seed`."""
     if name in BUILT_IN:

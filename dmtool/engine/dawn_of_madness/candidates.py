@@ -1,0 +1,230 @@
+"""The actions worth trying for the active characters, before the legality checks.
+
+A decision tests only a few candidates (the random player draws a kind, then an action of
+it; the greedy player ranks plain values and tests the best), so the menu lists them as
+blocks of raw items (a move's destination, a card id) and builds an Action, with its
+argument mapping, only for a candidate someone looks at. `Menu.actions()` is the whole
+list, in the order the engine has always listed it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.catalog import Catalog
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, domain_text
+from dmtool.engine.dawn_of_madness.legacy import consumables
+from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
+
+Entry = tuple[str, str | None, Any]  # (kind, wanderer, args): an Action not built yet
+Items = tuple[Any, ...]
+
+
+class Section(NamedTuple):
+    """Part of a wanderer's listing: one kind, its raw items, each item's arguments, and
+    whether it has any items (cheaper than listing them; None: it always has one)."""
+
+    kind: str
+    items: Callable[[GameState, Catalog, Wanderer], Items]
+    args: Callable[[Any], Any]
+    present: Callable[[GameState, Catalog, Wanderer], bool] | None = None
+
+
+def _one(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return (None,)
+
+
+def _no_args(item: Any) -> dict[str, Any]:
+    return {}
+
+
+def _card(item: Any) -> dict[str, Any]:
+    return {"card": item}
+
+
+def _destinations(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return catalog.board.around(w.shard or 0, MAX_RANGE)
+
+
+def _can_move(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(catalog.board.around(w.shard or 0, MAX_RANGE))
+
+
+def _to(item: Any) -> dict[str, Any]:
+    return {"to": item}
+
+
+def _encounter_cards(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(state.shards[w.shard or 0].cards)
+
+
+def _any_encounter_card(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(state.shards[w.shard or 0].cards)
+
+
+def _rifts(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple((m.id, domain_text(rift))
+                 for m in state.monsters.values() for rift in dict.fromkeys(m.rifts))
+
+
+def _any_rift(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return any(m.rifts for m in state.monsters.values())
+
+
+def _rift(item: Any) -> dict[str, Any]:
+    return {"monster": item[0], "rift": item[1]}
+
+
+def _partners(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(o for o in state.wanderers if o != w.id)
+
+
+def _any_partner(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return len(state.wanderers) > 1
+
+
+def _trade(item: Any) -> dict[str, Any]:
+    return {"with": item, "give": [], "take": []}
+
+
+def _existence_deck(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(w.existence_deck)
+
+
+def _can_buy(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(w.existence_deck)
+
+
+def _consumables(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return tuple(consumables(state, catalog, w)) if state.legacy.get(w.id) else ()
+
+
+def _any_consumable(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(state.legacy.get(w.id)) and bool(consumables(state, catalog, w))
+
+
+def _held_cards(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
+    return (*w.existence_cards, *w.domain_cards)
+
+
+def _any_held(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
+    return bool(w.existence_cards or w.domain_cards)
+
+
+# A wanderer's candidates in listing order. A kind may have several sections (plain
+# encounter first, encounter cards after the moves). Support actions come last: each
+# face-up support card offers again the candidates of the kind it grants.
+SECTIONS: tuple[Section, ...] = (
+    Section("pass", _one, _no_args), Section("domain", _one, _no_args),
+    Section("search", _one, _no_args), Section("encounter", _one, _no_args),
+    Section("confront", _one, _no_args), Section("move", _destinations, _to, _can_move),
+    Section("encounter", _encounter_cards, _card, _any_encounter_card),
+    Section("attack", _rifts, _rift, _any_rift),
+    Section("trade", _partners, _trade, _any_partner),
+    Section("existence", _existence_deck, _card, _can_buy),
+    Section("legacy", _consumables, _card, _any_consumable),
+    Section("component", _held_cards, _card, _any_held),
+)
+SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
+
+
+class Slot(NamedTuple):
+    """A block of candidates before it is listed: whose, which section (its index in
+    SECTIONS), and the support card granting it again (None: the wanderer's own)."""
+
+    wanderer: str
+    section: int
+    card: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "support" if self.card is not None else SECTIONS[self.section].kind
+
+
+def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
+    """(card, kind of action it grants) of each face-up support card, in play order."""
+    offers = catalog.support_cards
+    granted = [(card, offers.get(card, {}).get("action"))
+               for card, up in state.support.items() if up]
+    return tuple((card, kind) for card, kind in granted if kind in SECTION_KINDS)
+
+
+@lru_cache(maxsize=256)
+def slots_for(wanderers: tuple[str, ...],
+              offers: tuple[tuple[str, str], ...]) -> tuple[Slot, ...]:
+    """The listing's slots in order: each wanderer's sections, then what its support cards
+    grant (each granted section again, card by card). The same few combinations come back
+    all game long, so they are worked out once."""
+    out: list[Slot] = []
+    for wid in wanderers:
+        out += [Slot(wid, i) for i in range(len(SECTIONS))]
+        out += [Slot(wid, i, card) for card, granted in offers
+                for i, section in enumerate(SECTIONS) if section.kind == granted]
+    return tuple(out)
+
+
+class Menu:
+    """The candidates of the active characters: a monster's turn for each active monster,
+    or each active wanderer's actions worth trying, listed a section at a time."""
+
+    __slots__ = ("activations", "catalog", "listed", "slots", "state")
+
+    def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
+        self.state, self.catalog = state, catalog
+        self.activations = [Action("activate", None, {"monster": cid})
+                            for cid in active if cid in state.monsters]
+        wanderers = tuple(cid for cid in active if cid not in state.monsters)
+        self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
+        self.listed: dict[tuple[str, int], Items] = {}
+
+    def items(self, slot: Slot) -> Items:
+        """The slot's raw items (a support slot shares its section's)."""
+        key = (slot.wanderer, slot.section)
+        found = self.listed.get(key)
+        if found is None:
+            w = self.state.wanderers[slot.wanderer]
+            found = self.listed[key] = SECTIONS[slot.section].items(self.state, self.catalog, w)
+        return found
+
+    def present(self, slot: Slot) -> bool:
+        """Whether the slot has any candidate (without listing it when that is cheaper)."""
+        section = SECTIONS[slot.section]
+        if section.present is None:
+            return True
+        listed = self.listed.get((slot.wanderer, slot.section))
+        if listed is not None:
+            return bool(listed)
+        return section.present(self.state, self.catalog, self.state.wanderers[slot.wanderer])
+
+    def entry(self, slot: Slot, item: Any) -> Entry:
+        """The candidate one of the slot's raw items stands for."""
+        section = SECTIONS[slot.section]
+        args = section.args(item)
+        if slot.card is None:
+            return section.kind, slot.wanderer, args
+        return "support", slot.wanderer, {"card": slot.card, section.kind: args}
+
+    def action(self, slot: Slot, item: Any) -> Action:
+        return Action(*self.entry(slot, item))
+
+    def kinds(self) -> list[str]:
+        """Wanderer action kinds with a candidate, in order of first appearance."""
+        found: dict[str, None] = {}
+        for slot in self.slots:
+            kind = slot.kind
+            if kind not in found and self.present(slot):
+                found[kind] = None
+        return list(found)
+
+    def of_kind(self, kind: str) -> list[Entry]:
+        """The candidates of one kind, in listing order (a fresh list)."""
+        return [self.entry(slot, item) for slot in self.slots if slot.kind == kind
+                for item in self.items(slot)]
+
+    def actions(self) -> list[Action]:
+        """Every candidate, in listing order: monsters' turns, then wanderer actions."""
+        return self.activations + [self.action(slot, item) for slot in self.slots
+                                   for item in self.items(slot)]

@@ -1,0 +1,127 @@
+"""Screens of a text for the fast path (fast.py): cheap searches, no parse.
+
+`needs_libyaml` is true for anything the libyaml path judges (anchors, aliases, tags,
+directives, document markers, tabs, explicit and complex keys, what strict.py examines)
+or that yaml-rs reads differently or too leniently (`1_000`, `0b1`, a last line without
+its break, control characters, plain text starting with an indicator, a flow collection
+over several lines). What can be judged on the data instead (key types, empty and complex
+keys, numbers JSON cannot hold, depth) is checked by fast.py's walk.
+
+Each search starts from a rare character or a line break rather than testing every
+position of the text; false positives only cost speed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dmtool.loading.strict import needs_strict_pass
+
+# &anchor, *alias, !tag count after a blank, a flow indicator or the start of the text.
+_PROPERTY_STARTS = "&*!"
+_BEFORE_NODE = " \t\n\r[{,"
+# Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not). An
+# ASCII text is checked by deleting every allowed character: what is left is not allowed.
+_ALLOWED_ASCII = str.maketrans("", "", "".join(map(chr, range(32, 127))) + "\t\n\r")
+# A byte order mark is one too: yaml-rs reads a leading one as part of the first key.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
+# '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
+_EXPLICIT_KEY = re.compile(r"\n[ -]*[?:](?:[ \r\n]|\Z)")
+# ':' right before a flow indicator (`{a:, b}`: a key in YAML 1.2, refused as S6).
+_COLON_BEFORE_FLOW = re.compile(r":[,\[\]{}]")
+# ':' or '?' glued to what follows; after a blank or a flow indicator (`{:0: x}`,
+# `{range: ?2}`) that is plain text to YAML 1.2, refused by libyaml.
+_GLUED = (re.compile(r":[^\s]"), re.compile(r"\?[^\s]"))
+# Deletes every ASCII character but brackets and line breaks (others stay: harmless).
+_ONLY_BRACKETS = str.maketrans("", "", "".join(
+    chr(c) for c in range(128) if chr(c) not in "[]{}\n"))
+# '@', '`' and '%' cannot start plain text (YAML 1.2 reserves the first two).
+_RESERVED = re.compile(r"(?:(?<=[\s\[{,])|\A)[@`%]")
+
+
+def needs_libyaml(text: str) -> bool:
+    """True when only the libyaml path may read `text` (see the module docstring)."""
+    if not text.endswith("\n") or "\r" in text or "\t" in text or "0b" in text:
+        return True
+    if text.startswith(("%", "---", "...", "?", ":", "@", "`")):
+        return True
+    if "\n%" in text or "\n---" in text or "\n..." in text:
+        return True
+    if (text.translate(_ALLOWED_ASCII) if text.isascii() else _UNPRINTABLE.search(text)):
+        return True
+    if _EXPLICIT_KEY.search(text) is not None or _COLON_BEFORE_FLOW.search(text) is not None:
+        return True
+    if "_" in text and _underscore_number(text):
+        return True
+    if ("@" in text or "`" in text or "%" in text) and _RESERVED.search(text) is not None:
+        return True
+    if _property(text) or _glued_indicator(text) or _odd_block_indicator(text):
+        return True
+    return _flow_lines(text) or needs_strict_pass(text)
+
+
+def _property(text: str) -> bool:
+    for character in _PROPERTY_STARTS:
+        index = text.find(character)
+        while index >= 0:
+            if index == 0 or text[index - 1] in _BEFORE_NODE:
+                return True
+            index = text.find(character, index + 1)
+    return False
+
+
+def _glued_indicator(text: str) -> bool:
+    for search in _GLUED:
+        for found in search.finditer(text):
+            index = found.start()
+            if index == 0 or text[index - 1] in _BEFORE_NODE:
+                return True
+    return False
+
+
+def _underscore_number(text: str) -> bool:
+    """A digit next to '_': `1_000` is text to YAML 1.2 and a number to yaml-rs."""
+    index = text.find("_")
+    while index >= 0:
+        if text[index + 1:index + 2].isdigit() or (index and text[index - 1].isdigit()):
+            return True
+        index = text.find("_", index + 1)
+    return False
+
+
+def _odd_block_indicator(text: str) -> bool:
+    """'|' or '>' where they cannot start a block scalar: inside a flow collection (after
+    '[', '{' or ','), or glued to text (`title: |Set`, `shard: |2}`)."""
+    for indicator in "|>":
+        index = text.find(indicator)
+        while index >= 0:
+            before = index - 1
+            while before >= 0 and text[before] in " \t":
+                before -= 1
+            if before >= 0 and text[before] in "[{,":
+                return True
+            if before < index - 1:  # a blank before it: it may be a block scalar header
+                after = index + 1
+                while after < len(text) and text[after] in "-+0123456789":
+                    after += 1
+                while after < len(text) and text[after] in " \t":
+                    after += 1
+                if after < len(text) and text[after] not in "\n#":
+                    return True
+            index = text.find(indicator, index + 1)
+    return False
+
+
+def _flow_lines(text: str) -> bool:
+    """A flow collection over several lines (libyaml refuses some such forms YAML 1.2
+    allows, and the strict pass checks others), or brackets that do not pair up on a line.
+
+    Only the brackets and line breaks are kept; pairs `[]` and `{}` are removed until
+    none is left: any bracket that remains did not close on its own line.
+    """
+    kept = text.translate(_ONLY_BRACKETS)
+    while True:
+        shorter = kept.replace("[]", "").replace("{}", "")
+        if shorter == kept:
+            return "[" in kept or "{" in kept or "]" in kept or "}" in kept
+        kept = shorter

@@ -1,0 +1,116 @@
+"""Document symbols: a storybook's entries by number and title, grouped by block and ending.
+
+Round events, wanderer-stage encounters and reality shards form one group each; finale
+and conclusion entries go under the ending whose finale reaches them (following gotos
+from its start and its conclusions). Other documents list their top-level keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from lsprotocol import types
+
+from dmtool.loading import SourceDocument
+from dmtool.lsp.convert import location_range
+from dmtool.lsp.targets import Book, kind_of
+from dmtool.model.storybook import iter_effects
+from dmtool.storygraph.context import context_for
+
+BLOCKS = (("event", "Round events"), ("exploration", "Encounters"),
+          ("reality_shard", "Reality shards"))
+Symbol = types.DocumentSymbol
+
+
+def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
+    """The document's symbols; `corpus` (with `of_kind`) names the finale encounters on
+    world shards and finale cards, which tie more finale entries to their ending."""
+    if kind_of(document) == "storybook":
+        finale: list[tuple[str, int]] = []
+        wanderer = document.data.get("wanderer")
+        if corpus is not None and isinstance(wanderer, str):
+            finale = [(s.ending, s.entry) for s in context_for(corpus, wanderer).finale
+                      if s.ending is not None]
+        return _storybook(document, Book(document, ()), finale)
+    data = document.data if isinstance(document.data, dict) else {}
+    return [_symbol(document, str(key), (key,), types.SymbolKind.Field) for key in data]
+
+
+def _symbol(document: SourceDocument, name: str, parts: tuple[str | int, ...],
+            kind: types.SymbolKind, children: list[Symbol] | None = None,
+            detail: str | None = None) -> Symbol:
+    where = location_range(document.text, document.locate(parts, key=True))
+    extent = where
+    if children:
+        extent = types.Range(start=min((c.range.start for c in children), key=_order),
+                             end=max((c.range.end for c in children), key=_order))
+        if _order(where.start) < _order(extent.start):
+            extent = types.Range(start=where.start, end=extent.end)
+    return Symbol(name=name, kind=kind, range=extent, selection_range=where,
+                  children=children or None, detail=detail)
+
+
+def _order(position: types.Position) -> tuple[int, int]:
+    return (position.line, position.character)
+
+
+def _storybook(document: SourceDocument, book: Book,
+               finale: list[tuple[str, int]]) -> list[Symbol]:
+    entries = {number: (parts, entry) for number, parts, entry in book.entries()}
+    owner = _endings_of(book, entries, finale)
+    groups: dict[str, list[Symbol]] = {}
+    for number, (parts, entry) in entries.items():
+        kind = str(entry.get("kind") or "")
+        group = dict(BLOCKS).get(kind)
+        if group is None:
+            letter = owner.get(number)
+            group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
+        title = str(entry.get("title") or "")
+        groups.setdefault(group, []).append(_symbol(
+            document, f"{number} {title}".strip(), parts + ("entry",), types.SymbolKind.Key,
+            detail=kind or None))
+    symbols = []
+    endings = _endings(book)
+    for name in [label for _k, label in BLOCKS] + sorted(g for g in groups if g not in dict(BLOCKS).values()):
+        children = groups.get(name)
+        if not children:
+            continue
+        parts: tuple[str | int, ...] = ("entries",)
+        detail = None
+        if name.startswith("Ending ") and name[7:] in endings:
+            parts, detail = endings[name[7:]]
+        symbols.append(_symbol(document, name, parts, types.SymbolKind.Namespace, children, detail))
+    return symbols
+
+
+def _endings(book: Book) -> dict[str, tuple[tuple[str | int, ...], str | None]]:
+    found = {}
+    for index, ending in enumerate(book.data.get("endings") or []):
+        if isinstance(ending, dict) and isinstance(ending.get("ending"), str):
+            found[ending["ending"]] = (("endings", index, "ending"), ending.get("title"))
+    return found
+
+
+def _endings_of(book: Book, entries: Mapping[int, tuple[Any, Mapping[str, Any]]],
+                finale: list[tuple[str, int]]) -> dict[int, str]:
+    """Each finale or conclusion entry's ending: the first whose finale reaches it by gotos
+    from its start, its conclusions, or the finale encounters of its shards and cards."""
+    owner: dict[int, str] = {}
+    for ending in book.data.get("endings") or []:
+        if not isinstance(ending, dict) or not isinstance(ending.get("ending"), str):
+            continue
+        starts = [ending.get("start")] + [c.get("entry") for c in ending.get("conclusions") or []
+                                          if isinstance(c, dict)]
+        starts += [entry for letter, entry in finale if letter == ending["ending"]]
+        pending = [n for n in starts if isinstance(n, int)]
+        while pending:
+            number = pending.pop()
+            if number in owner or number not in entries:
+                continue
+            owner[number] = ending["ending"]
+            effects = entries[number][1].get("effects")
+            for name, body, _parts in iter_effects(effects if isinstance(effects, list) else [], ()):
+                if name == "goto" and isinstance(body, int):
+                    pending.append(body)
+    return owner

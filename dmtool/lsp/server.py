@@ -1,0 +1,274 @@
+"""`dmtool lsp`: the language server over stdio (pygls), wiring requests to the live check.
+
+Edits are collected as they arrive; a short pause in typing (DEBOUNCE) starts one
+analysis on a worker thread, so requests are answered while it runs. Each analysis
+publishes the diagnostics of every file whose findings changed, open or not, so a fix in
+one file clears the errors it caused in another. A request never takes the server down:
+a failure is logged and answered with nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from dmtool import __version__
+from dmtool.errors import DmtoolError
+from dmtool.lsp.actions import code_actions, format_document
+from dmtool.lsp.completion import complete
+from dmtool.lsp.context import RequestContext, Tools
+from dmtool.lsp.convert import path_of, to_lsp, uri_of
+from dmtool.lsp.explain_links import ExplainLinks
+from dmtool.lsp.hover import hover
+from dmtool.lsp.navigation import definition, references
+from dmtool.lsp.outline import outline
+from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
+from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
+
+# Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
+DEBOUNCE = 0.05
+_Result = TypeVar("_Result")
+_CLOSE, _DISK = object(), object()
+
+
+class DmtoolServer(LanguageServer):
+    """The server's state: the live workspace, the pending edits and the checker task."""
+
+    def __init__(self) -> None:
+        super().__init__("dmtool", __version__,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.live = LiveWorkspace()
+        self.links = ExplainLinks()
+        self.tools = Tools(SchemaNavigator(self.live.session.schemas),
+                           ReferenceFinder(SchemaNavigator(self.live.session.schemas)))
+        self.folders: list[Path] = []
+        self.pending: dict[Path, Any] = {}
+        self.ready = False
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def context(self, uri: str) -> RequestContext | None:
+        path = path_of(uri)
+        if path is None:
+            return None
+        path = Path(os.path.abspath(path))
+        text = self.workspace.get_text_document(uri).source
+        return RequestContext(self.live.snapshot, self.tools, path, text)
+
+    def schedule(self, path: Path, change: Any) -> None:
+        """Note an edit (text), a close or a change on disk; the checker picks it up."""
+        self.pending[Path(os.path.abspath(path))] = change
+        self._start().set()
+
+    def _start(self) -> asyncio.Event:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._checker(self._wake))
+        return self._wake
+
+    async def _checker(self, wake: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
+        published = self.live.snapshot  # what the editor has been told
+        edited: set[Path] = set()  # buffers edited since then
+        while True:
+            await wake.wait()
+            while True:  # wait for a pause in the edits
+                wake.clear()
+                try:
+                    await asyncio.wait_for(wake.wait(), DEBOUNCE)
+                except TimeoutError:
+                    break
+            changes, self.pending = self.pending, {}
+            edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
+            try:
+                after = await loop.run_in_executor(self._executor, self._apply, changes)
+            except Exception:  # a bug in a rule must not stop live checking
+                self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
+                continue
+            if after is None:
+                continue  # newer edits came in while the files were read: analyse those
+            changed = changed_files(published, after)
+            for path in edited - changed.keys():  # an edited buffer always hears back
+                changed[path] = after.diagnostics.get(path, ())
+            self._publish(changed)
+            published, edited = after, set()
+
+    def _apply(self, changes: dict[Path, Any]) -> Snapshot | None:
+        """On the worker thread: load once, apply the edits, analyse."""
+        if not self.ready:
+            self.live.load()
+            self.ready = True
+        for path, change in changes.items():
+            if change is _CLOSE:
+                self.live.close(path)
+            elif change is _DISK:
+                self.live.disk_changed(path)
+            else:
+                self.live.change(path, change)
+        if self.pending:
+            # The author kept typing while these files were read: the rules would describe
+            # a text that is already gone, so skip them and start on the newer one.
+            return None
+        return self.live.analyse()
+
+    def _publish(self, changed: dict[Path, Any]) -> None:
+        for path, diagnostics in sorted(changed.items()):
+            text = self.live.text(path) or ""
+            found = [to_lsp(d, text, self.links.link(d.code)) for d in diagnostics]
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri_of(path), diagnostics=found))
+
+
+server = DmtoolServer()
+
+
+def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
+    """Answer `default` instead of failing when a feature raises (and log why)."""
+
+    def wrap(feature: Callable[..., _Result]) -> Callable[..., _Result]:
+        @functools.wraps(feature)
+        def guarded(ls: DmtoolServer, params: Any) -> Any:
+            try:
+                return feature(ls, params)
+            except Exception:
+                ls.log(f"dmtool: {feature.__name__} failed:\n{traceback.format_exc()}",
+                       types.MessageType.Error)
+                return default
+        return guarded
+
+    return wrap
+
+
+@server.feature(types.INITIALIZE)
+def _initialize(ls: DmtoolServer, params: types.InitializeParams) -> None:
+    folders = [path_of(f.uri) for f in params.workspace_folders or []]
+    if not folders and params.root_uri:
+        folders = [path_of(params.root_uri)]
+    ls.folders = [f for f in folders if f is not None] or [Path.cwd()]
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    site = options.get("siteUrl")
+    ls.links = ExplainLinks(site if isinstance(site, str) and site else None)
+    try:
+        ls.live = LiveWorkspace.for_folders(ls.folders)
+    except DmtoolError as exc:
+        ls.live = LiveWorkspace()
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Warning, message=f"dmtool: {exc}; using the defaults"))
+    ls.tools = Tools(SchemaNavigator(ls.live.session.schemas),
+                     ReferenceFinder(SchemaNavigator(ls.live.session.schemas)))
+
+
+@server.feature(types.INITIALIZED)
+async def _initialized(ls: DmtoolServer, params: types.InitializedParams) -> None:
+    ls._start().set()  # the first analysis loads the content trees
+    watching = ls.client_capabilities.workspace
+    dynamic = watching and watching.did_change_watched_files
+    if dynamic and dynamic.dynamic_registration:
+        ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+            id="dmtool-yaml", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]))]))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def _did_open(ls: DmtoolServer, params: types.DidOpenTextDocumentParams) -> None:
+    path = path_of(params.text_document.uri)
+    if path is not None:
+        ls.schedule(path, params.text_document.text)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+async def _did_change(ls: DmtoolServer, params: types.DidChangeTextDocumentParams) -> None:
+    path = path_of(params.text_document.uri)
+    if path is not None:
+        ls.schedule(path, ls.workspace.get_text_document(params.text_document.uri).source)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+async def _did_close(ls: DmtoolServer, params: types.DidCloseTextDocumentParams) -> None:
+    path = path_of(params.text_document.uri)
+    if path is not None:
+        ls.schedule(path, _CLOSE)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def _watched(ls: DmtoolServer, params: types.DidChangeWatchedFilesParams) -> None:
+    for change in params.changes:
+        path = path_of(change.uri)
+        if path is not None:
+            ls.schedule(path, _DISK)
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@_safe([])
+def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.Location]:
+    context = ls.context(params.text_document.uri)
+    return definition(context, params.position) if context else []
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@server.thread()  # reads every document: off the loop, so typing stays answered
+@_safe([])
+def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.Location]:
+    context = ls.context(params.text_document.uri)
+    if context is None:
+        return []
+    return references(context, params.position, params.context.include_declaration)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+@_safe(None)
+def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
+    context = ls.context(params.text_document.uri)
+    return hover(context, params.position) if context else None
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":"]))
+@_safe(None)
+def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.CompletionList | None:
+    context = ls.context(params.text_document.uri)
+    return complete(context, params.position) if context else None
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+@_safe([])
+def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    context = ls.context(params.text_document.uri)
+    return code_actions(context, params) if context else []
+
+
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@server.thread()  # a long storybook takes a moment to lay out and verify
+@_safe(None)
+def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    context = ls.context(params.text_document.uri)
+    return format_document(context, ls.live.session.schemas.directory) if context else None
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_safe([])
+def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    context = ls.context(params.text_document.uri)
+    document = context.document if context else None
+    return outline(document, ls.live.snapshot.corpus) if document is not None else []
+
+
+def serve() -> None:
+    """Run the server on standard input and output until the client says exit."""
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    server.start_io()

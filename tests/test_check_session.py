@@ -1,0 +1,122 @@
+"""CheckSession: the in-process incremental check that watch mode and the language server use.
+
+It must give `dmtool check`'s answer, re-check only what changed (nothing is read from
+disk after loading, and an unchanged storybook is not analysed again), and see the
+cross-file consequences of an edit or a removal at once.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dmtool.validation import pipeline
+from dmtool.validation import session as session_module
+from dmtool.validation.pipeline import CheckOptions, run_check
+from dmtool.validation.session import CheckSession
+
+ROOT = Path(__file__).resolve().parents[1]
+HOLLIS = Path("content/wanderers/hollis-brandt")
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("session")
+    shutil.copytree(ROOT / "content", base / "content")
+    (base / "schemas").symlink_to(ROOT / "schemas")
+    return base
+
+
+@pytest.fixture
+def loaded(tree: Path, monkeypatch: pytest.MonkeyPatch) -> CheckSession:
+    monkeypatch.chdir(tree)
+    session = CheckSession()
+    session.load([Path("content")])
+    return session
+
+
+def _flat(by_file: dict[str, list]) -> list[tuple[str, str, int, int, str]]:  # type: ignore[type-arg]
+    return sorted((d.code, d.location.path, d.location.line, d.location.column, d.message)
+                  for found in by_file.values() for d in found)
+
+
+def _analyses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the storybooks the story graph rule analyses from now on."""
+    from dmtool.validation.rules import storygraph
+
+    analysed: list[str] = []
+    original = storygraph._Context.analyse
+
+    def counting(self, document):  # type: ignore[no-untyped-def]
+        analysed.append(document.display)
+        return original(self, document)
+
+    monkeypatch.setattr(storygraph._Context, "analyse", counting)
+    return analysed
+
+
+def test_a_session_gives_the_answer_of_dmtool_check(loaded: CheckSession) -> None:
+    report = run_check(CheckOptions(paths=(Path("content"),), cache_dir=None))
+    expected = sorted((d.code, d.location.path, d.location.line, d.location.column, d.message)
+                      for d in report.diagnostics)
+    assert _flat(loaded.diagnostics()) == expected
+    assert set(loaded.diagnostics()) >= {f"{HOLLIS}/storybook.yaml", f"{HOLLIS}/wanderer.yaml"}
+
+
+def test_an_edit_is_seen_at_once_and_nothing_unchanged_is_read_or_analysed_again(
+        loaded: CheckSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded.diagnostics()
+    monkeypatch.setattr(session_module, "read_bytes", _no_disk)
+    monkeypatch.setattr(pipeline, "read_bytes", _no_disk)
+    analysed = _analyses(monkeypatch)
+    coda = Path(f"{HOLLIS}/codas/marens-ring.yaml")
+    text = coda.read_text(encoding="utf-8")
+    # An unsaved edit that renames the coda: the storybook's gain_coda now points nowhere.
+    loaded.update(coda, text.replace("id: marens-ring", "id: marens-rings"))
+    found = _flat(loaded.diagnostics())
+    assert any(code == "DM202" and "marens-ring'" in message and path.endswith("storybook.yaml")
+               for code, path, _, _, message in found)
+    assert analysed == [f"{HOLLIS}/storybook.yaml"]  # its context changed; the others did not
+    analysed.clear()
+    loaded.update(coda, text)
+    assert not any(code == "DM202" for code, *_ in _flat(loaded.diagnostics()))
+    analysed.clear()
+    # Asked again with nothing changed: nothing is analysed again.
+    before = _flat(loaded.diagnostics())
+    assert analysed == []
+    # A change the context reads but whose values the analysis does not use (a coda's
+    # flavour text) is answered from the memo of the context's values.
+    loaded.update(coda, text.replace("flavor: ", "flavor: Still ", 1))
+    assert _flat(loaded.diagnostics()) == before
+    assert analysed == []
+
+
+def test_editing_a_storybook_analyses_that_storybook_alone(
+        loaded: CheckSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded.diagnostics()
+    analysed = _analyses(monkeypatch)
+    book = Path(f"{HOLLIS}/storybook.yaml")
+    text = book.read_text(encoding="utf-8")
+    loaded.update(book, text.replace("\nendings:\n", "\n  - entry: 9999\n    kind: exploration\n"
+                                     "    title: Nowhere\n    text: Nobody comes here.\n"
+                                     "    effects: [{end: encounter}]\nendings:\n", 1))
+    found = _flat(loaded.diagnostics())
+    assert analysed == [f"{HOLLIS}/storybook.yaml"]
+    assert any(code == "DM303" and "9999" in message for code, *_, message in found)
+
+
+def test_a_broken_edit_and_a_removal_are_reported(loaded: CheckSession) -> None:
+    coda = Path(f"{HOLLIS}/codas/marens-ring.yaml")
+    loaded.update(coda, "kind: coda\nid: [unclosed\n")
+    by_file = loaded.diagnostics()
+    assert [d.code for d in by_file[str(coda)]] == ["DM001"]
+    loaded.remove(coda)
+    by_file = loaded.diagnostics()
+    assert str(coda) not in by_file
+    assert any(d.code == "DM202" for d in by_file[f"{HOLLIS}/storybook.yaml"])
+
+
+def _no_disk(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the session read a file from disk after loading")

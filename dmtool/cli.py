@@ -34,6 +34,10 @@ def _codes(values: tuple[str, ...]) -> frozenset[str]:
 @click.version_option(__version__, "-V", "--version", prog_name="dmtool")
 def cli() -> None:
     """Check, graph, test and publish Dawn of Madness and Deep Madness content."""
+    # Imported here, not above: `dmtool --version` and `--help` need none of the rules.
+    from dmtool.commands.rules import register_rules
+
+    register_rules()  # every command that checks content runs every rule `check` runs
 
 
 @cli.command(epilog="Examples:\n\n  dmtool check\n\n  dmtool check content/wanderers/ --strict --format json")
@@ -259,6 +263,7 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
     PATHS are storybook files or folders holding them; round trackers, world shards and
     cards are read from the content/ tree around them.
     """
+    from dmtool.commands.check import check_options
     from dmtool.storygraph.commands import GraphOptions, run_graph
 
     if witness_dir is not None and not witness:
@@ -266,7 +271,8 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
     if output is not None or witness_dir is not None:
         _tidy()
     result = run_graph(GraphOptions(paths=paths, output=output, fmt=fmt, witness=witness,
-                                    witness_dir=witness_dir, focus=focus, depth=depth, ending=ending))
+                                    witness_dir=witness_dir, focus=focus, depth=depth, ending=ending,
+                                    check=check_options(paths)))
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)
     click.echo(result.text, nl=False)
@@ -295,10 +301,11 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
               help="Output format. Example: --format json")
 def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str, fmt: str) -> None:
     """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
+    from dmtool.commands.check import check_options
     from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
 
     result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
-                                  seed=seed, goal=int(goal), fmt=fmt))
+                                  seed=seed, goal=int(goal), fmt=fmt, check=check_options(paths)))
     click.echo(result.text, nl=False)
     sys.exit(result.exit_code)  # 1 when the storybook's content has errors (printed first)
 

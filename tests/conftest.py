@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from dmtool.commands.rules import register_rules
 from tests.site_support import BuiltSite, build_real_site
+
+# Tests drive CheckSession and the pipeline directly, as the CLI does after registering the
+# rules that live above validation (the story graph and scenario fixture rules).
+register_rules()
 
 
 @pytest.fixture(autouse=True)

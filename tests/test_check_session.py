@@ -44,7 +44,7 @@ def _flat(by_file: dict[str, list]) -> list[tuple[str, str, int, int, str]]:  # 
 
 def _analyses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record the storybooks the story graph rule analyses from now on."""
-    from dmtool.validation.rules import storygraph
+    from dmtool.storygraph import rule as storygraph
 
     analysed: list[str] = []
     original = storygraph._Context.analyse

@@ -84,8 +84,117 @@ def test_graph_findings_make_exit_code_one(tmp_path: Path) -> None:
     path = _tree(tmp_path, clean_entries() + [entry(2, [{"goto": 77}], kind="event")])
     result = run_graph(GraphOptions(paths=(path,)))
     assert result.exit_code == 1
-    assert [d.code for d in result.diagnostics] == ["DM301", "DM309"]
+    # As `dmtool check storybook.yaml`: the findings located in the storybook. The coda
+    # nothing awards any more is reported in its own file, when that is checked.
+    assert [d.code for d in result.diagnostics] == ["DM301"]
     assert "DM301" in result.text and "entry 77" in result.text
+    whole = run_graph(GraphOptions(paths=(path.parent,)))
+    assert sorted(d.code for d in whole.diagnostics) == ["DM301", "DM309"]
+
+
+def test_graph_runs_every_check_a_broken_card_reference_included(tmp_path: Path) -> None:
+    path = _tree(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "gain_coda: the-voice", "gain_coda: the-vioce"), encoding="utf-8")
+    result = run_graph(GraphOptions(paths=(path,)))
+    assert result.exit_code == 1
+    assert "All checks passed" not in result.text
+    assert "error DM202" in result.text and "'the-vioce'" in result.text
+    assert "storybook 'mara-book'" in result.text  # the analysis is printed as well
+
+
+def test_graph_reports_what_check_reports(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from dmtool.cli import cli
+
+    path = _tree(tmp_path, clean_entries() + [entry(2, [{"goto": 77}], kind="event")])
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "gain_coda: the-voice", "gain_coda: the-vioce"), encoding="utf-8")
+    checked = json.loads(CliRunner().invoke(cli, ["check", "--format", "json", str(path)]).stdout)
+    graphed = run_graph(GraphOptions(paths=(path,)))
+    assert sorted(d["code"] for d in checked["diagnostics"]) == sorted(
+        d.code for d in graphed.diagnostics)
+
+
+def test_graph_follows_the_configuration_as_check_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from dmtool.cli import cli
+
+    path = _tree(tmp_path, clean_entries() + [entry(2, [{"goto": 77}], kind="event")])
+    (tmp_path / "dmtool.toml").write_text(
+        '[per-file-ignores]\n"*.yaml" = { codes = ["DM301"], reason = "being rewritten" }\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    name = path.relative_to(tmp_path).as_posix()
+    checked = CliRunner().invoke(cli, ["check", name])
+    graphed = CliRunner().invoke(cli, ["graph", name])
+    assert checked.exit_code == graphed.exit_code == 0, graphed.output
+    assert "DM301" not in graphed.output
+    assert checked.output.splitlines()[-1] in graphed.output  # the same summary line
+
+
+def test_graph_analyses_each_storybook_once_as_check_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dmtool.storygraph import analysis
+
+    path = _tree(tmp_path)
+    analysed: list[str] = []
+    original = analysis.analyse
+
+    def counting(storybook, context):  # type: ignore[no-untyped-def]
+        analysed.append(storybook.id)
+        return original(storybook, context)
+
+    monkeypatch.setattr(analysis, "analyse", counting)
+    result = run_graph(GraphOptions(paths=(path,)))
+    assert "storybook 'mara-book'" in result.text
+    # The check's story graph rule analysed it; graph prints that analysis's summary.
+    assert analysed == ["mara-book"]
+
+
+def test_a_second_graph_of_an_unchanged_tree_is_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dmtool.storygraph import checked
+
+    path = _tree(tmp_path)
+    first = run_graph(GraphOptions(paths=(path,)))
+    with monkeypatch.context() as patched:
+        patched.setattr(checked.CheckedStorybooks, "analyses", lambda _: pytest.fail("again"))
+        again = run_graph(GraphOptions(paths=(path,)))
+    assert again.text == first.text and again.exit_code == first.exit_code
+    assert again.data == first.data
+    # Kept while it is used, however many other runs share the cache.
+    from dmtool.validation.cache import KEEP_RUNS, default_directory
+    from dmtool.validation.pipeline import CheckOptions, run_check
+
+    with monkeypatch.context() as patched:
+        patched.setattr(checked.CheckedStorybooks, "analyses", lambda _: pytest.fail("again"))
+        for _ in range(KEEP_RUNS + 1):
+            run_check(CheckOptions(paths=(path.parent,), cache_dir=default_directory()))
+            assert run_graph(GraphOptions(paths=(path,))).text == first.text
+    # An edit anywhere in the tree is seen.
+    coda = path.parent / "the-voice.yaml"
+    coda.write_text(coda.read_text(encoding="utf-8").replace("id: the-voice", "id: the-vice"))
+    changed = run_graph(GraphOptions(paths=(path,)))
+    assert changed.exit_code == 1 and "the-voice" in changed.text
+
+
+def test_graph_of_a_storybook_that_fails_its_schema_names_the_file_it_checked(
+    tmp_path: Path,
+) -> None:
+    path = _tree(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("title: Test Book", "titel: X"))
+    result = run_graph(GraphOptions(paths=(path,)))
+    assert result.exit_code == 1
+    assert "error DM102 unknown property 'titel'" in result.text
+    assert "in 1 file." in result.text and "in 0 files" not in result.text
+    assert "All checks passed" not in result.text
 
 
 def test_graph_json_has_the_graph(tmp_path: Path) -> None:
@@ -252,6 +361,7 @@ def test_odds_of_a_storybook_that_fails_its_schema_print_why_and_exit_one(
     assert result.exit_code == 1
     assert "error DM102 unknown property 'titel'" in result.text
     assert "Found 1 error" in result.text and "tests in" not in result.text
+    assert "in 1 file." in result.text  # the storybook was checked, not "in 0 files"
     data = json.loads(run_odds(OddsOptions(paths=(path,), fmt="json")).text)
     assert {d["code"] for d in data["diagnostics"]} == {"DM102"}
     assert data["storybooks"] == []

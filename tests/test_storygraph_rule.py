@@ -7,9 +7,9 @@ from pathlib import Path
 from storygraph_support import clean_entries, entry, storybook_data, write
 
 from dmtool.loading import read_document
+from dmtool.storygraph.rule import check
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules import rule_checks
-from dmtool.validation.rules.storygraph import check
 
 
 def _corpus(tmp_path: Path, awards: list[list[str]]) -> Corpus:

@@ -15,7 +15,7 @@ from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.pipeline import CheckOptions, run_check
 from dmtool.validation.suppressions import IgnoreSettings
 
-if TYPE_CHECKING:  # the configuration is imported when a check runs, not at start-up
+if TYPE_CHECKING:
     from dmtool.config import Config
 
 DEFAULT_PATHS = (Path("content"),)
@@ -64,14 +64,8 @@ def run(request: CheckRequest) -> int:
 
         check_report_path(request.output, content_roots=paths)  # refuse before the work
     with _ProgressBar() as progress:
-        report = run_check(CheckOptions(paths=tuple(paths), select=frozenset(config.select),
-                                        ignore=frozenset(config.ignore), progress=progress,
-                                        max_file_size=config.max_file_size,
-                                        cache_dir=None if request.no_cache else default_cache_directory(),
-                                        excluded=config.is_excluded if config.exclude else None,
-                                        excluded_by=_exclusion(config),
-                                        ignores=IgnoreSettings(config.per_file_ignores,
-                                                               config.source, config.matches)))
+        report = run_check(_options(config, tuple(paths), progress=progress,
+                                    cache_dir=None if request.no_cache else default_cache_directory()))
     if request.statistics:
         from dmtool.reporters.statistics import render_statistics
 
@@ -87,7 +81,29 @@ def run(request: CheckRequest) -> int:
     return report.exit_code(strict=config.strict)
 
 
+def check_options(paths: tuple[Path, ...]) -> CheckOptions:
+    """The options `dmtool check PATHS` runs with here (the configuration's select, ignore,
+    per-file ignores, exclude and size limit; the check cache): what `graph` and `odds` run
+    first, so they report what `check` reports and share its cached runs."""
+    from dmtool.config import load_config
+
+    config = load_config(Path.cwd()).merged(paths=paths)
+    return _options(config, paths, cache_dir=default_cache_directory())
+
+
+def _options(config: Config, paths: tuple[Path, ...], *, cache_dir: Path | None,
+             progress: Callable[[int, int], None] | None = None) -> CheckOptions:
+    return CheckOptions(paths=paths, select=frozenset(config.select),
+                        ignore=frozenset(config.ignore), progress=progress,
+                        max_file_size=config.max_file_size, cache_dir=cache_dir,
+                        excluded=config.is_excluded if config.exclude else None,
+                        excluded_by=_exclusion(config),
+                        ignores=IgnoreSettings(config.per_file_ignores, config.source,
+                                               config.matches))
+
+
 def _exclusion(config: Config) -> str:
+    """The exclusion as DM019 names it: the patterns and the file that sets them."""
     patterns = ", ".join(repr(p) for p in config.exclude)
     where = f" in {config.source.as_posix()}" if config.source else ""
     return f"'exclude' ({patterns}){where}"

@@ -8,11 +8,16 @@ The two helpers name what the live tools read from it.
 
 from __future__ import annotations
 
+from dmtool.commands.rules import register_rules
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.session import CheckSession, FileState, display_path
 
 __all__ = ["CheckSession", "FileState", "corpus_of", "display_path", "document_of"]
+
+# The live tools' sessions run the same rules as `dmtool check` (the story graph and the
+# scenario fixture rules live above validation and are registered with it).
+register_rules()
 
 
 def document_of(state: FileState) -> SourceDocument | None:

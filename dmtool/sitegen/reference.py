@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dmtool.diagnostics import catalogue
+from dmtool.diagnostics import CodeInfo, catalogue
 from dmtool.sitegen.markdown import code_block, plain, table
 from dmtool.sitegen.pages import Page
 
@@ -57,7 +57,7 @@ def home_page(home: str | None, *, sections: list[tuple[str, str]], errors: int 
 
 def diagnostics_page() -> Page:
     """Every catalogued code: an index table, then what it means, an example that produces it
-    and, where the catalogue has one, the fixed version."""
+    and its fixed version."""
     codes = catalogue()
     rows = [[f"[{code}](#{code.lower()})", info.severity.value, plain(info.title)]
             for code, info in codes.items()]
@@ -73,9 +73,22 @@ def diagnostics_page() -> Page:
         blocks += [f"### {code} {plain(info.name)} {{#{code.lower()}}}",
                    f"**{plain(info.title)}** · default severity: *{info.severity.value}*",
                    plain(info.description)]
-        bad = getattr(info, "bad", None) or info.example
-        fixed = getattr(info, "fixed", None)
-        blocks += ["What produces it:" if fixed else "Example:", code_block(bad)]
-        if fixed:
-            blocks += ["The fixed version:", code_block(fixed)]
+        blocks += example_blocks(info)
     return Page(DIAGNOSTICS_PAGE, "\n\n".join(blocks) + "\n")
+
+
+def example_blocks(info: CodeInfo) -> list[str]:
+    """What produces the code and its fixed version, as `dmtool explain` shows them (both
+    written in the code's case folder and checked by tests/test_explain.py)."""
+    blocks = ["What produces it:", _snippet(info.example)]
+    if info.fixed is None:
+        return blocks
+    fixed = _snippet(info.fixed) if info.fixed.strip() else "Delete those lines."
+    return [*blocks, "The fixed version:", fixed]
+
+
+def _snippet(text: str) -> str:
+    """Text as written in a file, or (in parentheses) a situation described in words."""
+    if text.startswith("(") and text.rstrip().endswith(")"):
+        return f"*{plain(text.strip()[1:-1])}*"
+    return code_block(text)

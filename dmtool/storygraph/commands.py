@@ -1,5 +1,5 @@
-"""`dmtool graph` and `dmtool odds` as plain functions: frozen options in, data and rendered
-text out. They never print or exit; bad flags raise UsageError (the CLI's exit code 2)."""
+"""`dmtool graph` as a plain function: frozen options in, data and rendered text out. It
+never prints or exits; bad flags raise UsageError (the CLI's exit code 2)."""
 
 from __future__ import annotations
 
@@ -9,21 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from dmtool import __version__
-from dmtool.diagnostics import Diagnostic, Report, Severity
+from dmtool.diagnostics import Diagnostic
 from dmtool.errors import UsageError
-from dmtool.model.storybook import ENDINGS, Storybook
-from dmtool.storygraph import render as graphviz
-from dmtool.storygraph.analysis import Analysis, analyse
-from dmtool.storygraph.conditions import PREMISE
-from dmtool.storygraph.context import context_for
-from dmtool.storygraph.loader import load_storybooks
-from dmtool.writing import AlreadyExists, check_report_path, create_file, write_report
-
-DRAWING_SUFFIXES = (".svg", ".png", ".dot")
-_DRAW_A_PART = (
-    "Draw a part of it instead: --ending A (one ending's finale) or --focus ENTRY --depth 2 "
-    "(the entries near one), or write the DOT text with -o NAME.dot and lay it out yourself"
-)
+from dmtool.storygraph.checked import check_storybooks
+from dmtool.validation.pipeline import CheckOptions, CheckResult
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,6 +25,9 @@ class GraphOptions:
     focus: int | None = None
     depth: int = 2
     ending: str | None = None
+    # The check to run first (built from the configuration by the CLI); None: the defaults,
+    # through the check cache.
+    check: CheckOptions | None = None
 
 
 @dataclass(frozen=True)
@@ -48,136 +40,57 @@ class GraphResult:
     exit_code: int = 0
 
 
-def analyses_of(paths: tuple[Path, ...]) -> tuple[list[Analysis], list[Diagnostic]]:
-    corpus, storybooks, problems = load_storybooks(paths)
-    if not storybooks and not problems:
-        shown = ", ".join(p.as_posix() for p in paths)
-        raise UsageError(
-            f"no storybook found in {shown}; give a storybook.yaml file or a folder holding one"
-        )
-    analyses = []
-    for document in storybooks:
-        storybook = Storybook.from_document(document)
-        analyses.append(analyse(storybook, context_for(corpus, storybook.wanderer)))
-    return analyses, problems
-
-
 def run_graph(options: GraphOptions) -> GraphResult:
-    from dmtool.reporters import render as render_report
-    from dmtool.storygraph.fixtures import fixture_skeleton
-    from dmtool.storygraph.jsonout import graph_data
-    from dmtool.storygraph.witness import render_witness, witnesses
-
+    """The check's report of the named storybooks (every rule `dmtool check` runs, over the
+    content tree around them), with each storybook's summary; drawings and witnesses on
+    request. Without -o or --witness the output is kept with the check's cache, so a second
+    run over an unchanged tree costs what a second `dmtool check` does."""
     if options.fmt not in ("text", "json"):
         raise UsageError(f"unknown format {options.fmt!r}; choose text or json")
     if options.output is None and (options.focus is not None or options.ending is not None):
         raise UsageError("--focus, --depth and --ending choose what -o draws; add -o FILE.svg")
-    analyses, problems = analyses_of(options.paths)
-    if options.output is not None and len(analyses) > 1:
+    checked = check_storybooks(options.paths, options.check)
+    result = checked.result
+    report = result.report
+    if options.output is not None and len(checked.storybooks) > 1:
         raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")
-    diagnostics = list(problems) + [d for a in analyses for d in a.diagnostics]
-    written: list[Path] = []
-    messages: list[str] = []
-    data: dict[str, Any] = {"storybooks": []}
-    texts: list[str] = []
-    for analysis in analyses:
-        data["storybooks"].append(graph_data(analysis))
-        texts.append(_summary(analysis))
-        if options.witness:
-            found = witnesses(analysis)
-            data["storybooks"][-1]["witnesses"] = [render_witness(w) for w in found]
-            texts += [render_witness(w) for w in found] or [
-                "no witness paths: no ending can be reached"
-            ]
-            if options.witness_dir is not None:
-                for witness in found:
-                    name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
-                    if _write_fixture(options.witness_dir / name, text, messages):
-                        written.append(options.witness_dir / name)
-    not_drawn = False
-    if options.output is not None and analyses:
-        try:
-            written_path, message = _draw(analyses[0], options)
-        except graphviz.RenderError as problem:
-            # The analysis is still worth reading; say how to get a picture.
-            not_drawn = True
-            messages.append(f"{problem}. {_DRAW_A_PART}")
-        else:
-            written.append(written_path)
-            messages += [message] if message else []
-    report = Report(diagnostics=diagnostics, files_checked=len(analyses))
-    texts.append(render_report(report, fmt="text", color=False, tool_version=__version__).rstrip())
-    texts += [f"wrote {p.as_posix()}" for p in written]
-    data["findings"] = len(diagnostics)
-    errors = any(d.severity is Severity.ERROR for d in diagnostics)
+    key = _derived_key(result, options)
+    stored = result.cache.derived_value(key) if key is not None and result.cache else None
+    if _is_stored(stored) and result.cache is not None:
+        text, data, exit_code = stored
+        result.cache.save()  # keeps the stored output as recently used as the run itself
+        return GraphResult(text, json.loads(data), tuple(report.diagnostics), exit_code=exit_code)
+    # The analyses, drawings and their imports are needed only now: a replayed run (above)
+    # costs what a replayed `dmtool check` does.
+    from dmtool.reporters import render as render_report
+    from dmtool.storygraph.graph_output import graph_output
+
+    graph = graph_output(checked.analyses(), options)
+    texts = [*graph.texts, render_report(report, fmt="text", color=False,
+                                         tool_version=__version__).rstrip()]
+    texts += [f"wrote {p.as_posix()}" for p in graph.written]
+    data = graph.data
+    data["findings"] = len(report.diagnostics)
     text = (
         json.dumps(data, indent=2, ensure_ascii=True)
         if options.fmt == "json"
         else "\n".join(t for t in texts if t)
-    )
-    exit_code = 2 if not_drawn else 1 if errors else 0
-    return GraphResult(
-        text + "\n", data, tuple(diagnostics), tuple(written), tuple(messages), exit_code
-    )
+    ) + "\n"
+    exit_code = 2 if graph.not_drawn else report.exit_code()
+    if key is not None and result.cache is not None:
+        result.cache.remember_derived(key, (text, json.dumps(data), exit_code))
+        result.cache.save()
+    return GraphResult(text, data, tuple(report.diagnostics), tuple(graph.written),
+                       tuple(graph.messages), exit_code)
 
 
-def _summary(analysis: Analysis) -> str:
-    graph, solution = analysis.graph, analysis.solution
-    entries = len(graph.entries)
-    reached = sum(1 for n in graph.entries if n in solution.reached)
-    roots = len(graph.stage_roots) + sum(len(r) for r in graph.finale_roots.values())
-    lines = [
-        f"storybook '{graph.storybook.id}' ({graph.storybook.display}): {entries} entries, "
-        f"{roots} roots, {reached} reachable"
-    ]
-    for letter, bound in analysis.scores.bounds.items():
-        game = "unbounded" if bound.game_max == float("inf") else f"at most {bound.game_max}"
-        lines.append(
-            f"  ending {letter}: {bound.walk_min}..{bound.walk_max} points in one walk, "
-            f"{game} {PREMISE}"
-        )
-    return "\n".join(lines)
+def _derived_key(result: CheckResult, options: GraphOptions) -> str | None:
+    """What the output depends on besides the tree: only outputs that write nothing are kept."""
+    if result.run_key is None or options.output is not None or options.witness:
+        return None
+    return f"{result.run_key}\0graph\0{options.fmt}\0{__version__}"
 
 
-def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
-    from dmtool.storygraph.dot import draw
-
-    output = options.output
-    assert output is not None
-    suffix = output.suffix.lower()
-    if suffix not in DRAWING_SUFFIXES:
-        raise UsageError(f"cannot draw to '{output}': name the file .svg, .png or .dot")
-    if options.focus is not None and options.focus not in analysis.graph.entries:
-        raise UsageError(f"--focus {options.focus}: the storybook has no entry {options.focus}")
-    if options.ending is not None and options.ending not in analysis.graph.storybook.endings:
-        raise UsageError(f"--ending {options.ending}: choose one of {', '.join(ENDINGS)}")
-    drawing = draw(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
-    dot = None if suffix == ".dot" else graphviz.find_dot()
-    if dot is not None:
-        reason = graphviz.too_large(drawing.nodes, drawing.edges)
-        if reason is not None:
-            raise graphviz.RenderError(reason)
-    if dot is None:
-        # DOT asked for, or no Graphviz: the DOT text, whatever its size.
-        written = output if suffix == ".dot" else output.with_suffix(".dot")
-        write_report(written, drawing.text)
-        if suffix == ".dot":
-            return written, None
-        return written, graphviz.INSTALL_HINT.format(
-            dot=written.as_posix(), svg=output.with_suffix(".svg").as_posix()
-        )
-    check_report_path(output)  # refuse before the renderer runs
-    write_report(output, graphviz.render(drawing.text, suffix[1:], dot))
-    return output, None
-
-
-def _write_fixture(path: Path, text: str, messages: list[str]) -> bool:
-    """A new fixture skeleton; one already there may hold the author's edits and is kept."""
-    try:
-        create_file(path, text)
-    except AlreadyExists:
-        if path.read_text(encoding="utf-8", errors="replace") == text:
-            return True
-        messages.append(f"{path.as_posix()} already exists and was left as it is")
-        return False
-    return True
+def _is_stored(value: Any) -> bool:
+    return (type(value) is tuple and len(value) == 3 and type(value[0]) is str
+            and type(value[1]) is str and type(value[2]) is int)

@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from dmtool import __version__
+from dmtool.diagnostics import Report, Severity
 from dmtool.errors import UsageError
 from dmtool.reporters import render
 from dmtool.storygraph.analysis import Analysis
-from dmtool.storygraph.commands import analyses_of
+from dmtool.storygraph.checked import check_storybooks
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.odds import collect_odds, render_odds, render_play
 from dmtool.storygraph.playthrough import PlayOptions, play
-from dmtool.validation.gate import content_errors
+from dmtool.validation.pipeline import CheckOptions
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,6 +31,8 @@ class OddsOptions:
     goal: int = 40
     encounters_per_round: int = 3
     fmt: str = "text"
+    # The check to run first (built from the configuration by the CLI); None: the defaults.
+    check: CheckOptions | None = None
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,13 @@ def parse_sentience(text: str) -> dict[str, int]:
 def run_odds(options: OddsOptions) -> OddsResult:
     if options.runs is not None and options.runs < 1:
         raise UsageError("--runs needs a positive number of playthroughs, e.g. --runs 1000")
-    errors = content_errors(options.paths)
-    analyses, _ = analyses_of(options.paths)
+    checked = check_storybooks(options.paths, options.check)
+    errors = Report(
+        diagnostics=[d for d in checked.result.report.diagnostics if d.severity is Severity.ERROR],
+        sources=checked.result.report.sources,
+        files_checked=checked.result.report.files_checked,
+    )
+    analyses = checked.analyses()
     texts: list[str] = []
     data: dict[str, Any] = {"storybooks": []}
     if errors.diagnostics:

@@ -6,6 +6,8 @@ One file per code salt (dmtool's code and schemas), holding three sections:
   its own diagnostics, kind, id, modeline, data (marshalled apart, unpacked only when a
   rule reads it) and memos (values rules derived from the document, see SourceDocument.memo);
 - runs: run key -> the finished report, replayed when nothing that decides it changed.
+- derived: a run key and what a command asked of it -> what the command made of that run
+  (e.g. `dmtool graph`'s summary), plain data, kept while it is used.
 The file is framed: a magic number, a BLAKE2b checksum of the payload, the payload
 (marshal: fast, and it never executes code). A file whose checksum fails is discarded
 before it is unmarshalled; every entry is checked for its shape when it is used, and an
@@ -157,6 +159,7 @@ class CheckCache:
     paths: dict[str, Any] = field(default_factory=dict)
     records: dict[str, Any] = field(default_factory=dict)
     runs: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict)
     _dirty: bool = False
 
     @classmethod
@@ -181,6 +184,8 @@ class CheckCache:
             cache.generation = stored["generation"] + 1
             cache.paths, cache.records, cache.runs = (
                 stored["paths"], stored["records"], stored["runs"])
+            if type(stored.get("derived")) is dict:
+                cache.derived = stored["derived"]
         return cache
 
     @property
@@ -265,6 +270,23 @@ class CheckCache:
             self.runs[key] = value
             self._dirty = True
 
+    # -- what commands derive from a run
+
+    def derived_value(self, key: str) -> Any:
+        """What a command stored for this key (a run key and its own options), or None."""
+        stored = self.derived.get(key) if self.enabled else None
+        if type(stored) is not tuple or len(stored) != 2 or type(stored[1]) is not int:
+            return None
+        if stored[1] != self.generation:
+            self.derived[key] = (stored[0], self.generation)
+            self._dirty = True
+        return stored[0]
+
+    def remember_derived(self, key: str, value: Any) -> None:
+        if self.enabled:
+            self.derived[key] = (value, self.generation)
+            self._dirty = True
+
     def save(self) -> None:
         if not self.enabled or not self._dirty:
             return
@@ -275,12 +297,14 @@ class CheckCache:
                 "paths": _recent(self.paths, oldest, lambda v: v[2]),
                 "records": _recent(self.records, oldest, lambda v: v[8]),
                 "runs": self.runs,
+                "derived": _recent(self.derived, oldest, lambda v: v[1]),
             })
         except ValueError:  # a memo that is not plain data: not worth failing the run for
             return
         # A read-only tree still gets its report, only slower next time.
         with contextlib.suppress(OSError):
             _write_replacing(self._file(), frame(payload))
+            self._dirty = False  # saved: a second save in the same run writes nothing
 
 
 def _recent(entries: dict[str, Any], oldest: int,

@@ -56,8 +56,9 @@ def _are_top_fields(value: Any) -> bool:
 class Corpus:
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
 
-    `checked` holds the display paths the user asked about: cross-file rules see the whole
-    corpus but the CLI reports only diagnostics located in checked files.
+    `checked` holds the display paths the user asked about (None: every file): cross-file
+    rules see the whole corpus but only diagnostics located in checked files are reported,
+    so a rule may skip work whose findings could only land elsewhere.
     """
 
     documents: list[SourceDocument] = field(default_factory=list)
@@ -65,6 +66,7 @@ class Corpus:
     schemas: Any = None
     # Documents of a known kind that failed their schema or did not parse.
     partial: list[SourceDocument] = field(default_factory=list)
+    checked: frozenset[str] | None = None
     _facts: dict[int, DocumentFacts] = field(default_factory=dict)
     _by_kind: dict[str, list[SourceDocument]] | None = None
     _partial_by_kind: dict[str, list[SourceDocument]] | None = None

@@ -23,6 +23,7 @@ from dmtool.validation.cache import CheckCache, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filecheck import FileResult, check_decoded, check_file, from_record
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
+from dmtool.validation.rules import rule_checks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
@@ -55,10 +56,26 @@ class CheckOptions:
 
 @dataclass
 class CheckResult:
-    """A check's report, and the corpus it built (None when the run was replayed from cache)."""
+    """A check's report, and the corpus it built (None when the run was replayed from cache).
+
+    For commands that go on from the check (`dmtool graph`): the session holds every file
+    (its corpus can be built on a replay too), and the cache and run key let them keep what
+    they derive from this very state of the tree (CheckCache.derived_value).
+    """
 
     report: Report
     corpus: Corpus | None
+    session: CheckSession | None = None
+    cache: CheckCache | None = None
+    run_key: str | None = None
+    checked: frozenset[str] = frozenset()  # display paths of the files asked about
+
+    def full_corpus(self) -> Corpus:
+        """The corpus, built from the session when the report was replayed."""
+        if self.corpus is None:
+            assert self.session is not None
+            self.corpus = self.session.corpus or self.session.build_corpus()
+        return self.corpus
 
 
 def run_check(options: CheckOptions) -> Report:
@@ -101,7 +118,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
             cache.touch_record(key)
         cache.save()
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
-                                     replay), None)
+                                     replay), None, session, cache, run_key,
+                           frozenset(checked_names))
     session.problems.extend(problems)
     report = session.report(checked_names, select=options.select, ignore=options.ignore,
                             ignores=options.ignores)
@@ -115,7 +133,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics),
                                  report.files_checked, tuple(report.sources.items())))
     cache.save()
-    return CheckResult(report, corpus)
+    return CheckResult(report, corpus, session, cache, run_key, frozenset(checked_names))
 
 
 def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
@@ -172,6 +190,8 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
         sorted(options.select), sorted(options.ignore), options.max_file_size,
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
+        # The rules run: a report made without a registered rule is not one made with it.
+        [name for name, _ in rule_checks()],
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
 

@@ -182,12 +182,17 @@ class CheckSession:
         what suppression comments and the configuration's per-file `ignores` silence taken out."""
         report = Report(select=select, ignore=ignore)
         report.extend(self.problems)
-        if self.corpus is None:
-            self.build_corpus()
+        corpus = self.corpus if self.corpus is not None else self.build_corpus()
         wanted = [s for s in self.ordered() if checked is None or s.display in checked]
         for state in wanted:
             report.extend(state.own)
-        for diagnostic in self.rule_diagnostics():
+        # Rules may skip work whose findings could only be located in files not asked about.
+        corpus.checked = frozenset(checked) if checked is not None else None
+        try:
+            rule_findings = self.rule_diagnostics()
+        finally:
+            corpus.checked = None
+        for diagnostic in rule_findings:
             if checked is None or diagnostic.location.path in checked:
                 report.add(diagnostic)
         found = [c for s in wanted if s.result.document is not None

@@ -1,4 +1,5 @@
-"""Static checks of scenario fixtures, run by `dmtool check` as well as by `dmtool test`."""
+"""Static checks of scenario fixtures as a rule of `dmtool check` (registered with the
+validation rules by dmtool.commands.rules), as well as run by `dmtool test`."""
 
 from __future__ import annotations
 

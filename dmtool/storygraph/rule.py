@@ -1,4 +1,5 @@
-"""The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time.
+"""The story graph analyses (DM3xx) as a `dmtool check` rule, one storybook at a time
+(registered with the validation rules by dmtool.commands.rules).
 
 The analyses read the storybook's context (trackers, shards, cards, codas) tolerantly,
 partial documents included, so a typo in a card does not make its entry unreachable. A
@@ -18,15 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules.recording import RecordingCorpus
+
+if TYPE_CHECKING:
+    from dmtool.storygraph.analysis import Analysis
 
 # Findings about a wanderer's cards rather than one storybook: a card nothing spawns or a
 # coda nothing awards is an orphan only if no storybook of that wanderer uses it.
@@ -41,6 +46,10 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "round-trackers": ((("trackers",), list),),
 }
 MEMO = "storygraph:3:"
+# The analyses this process made, by storybook, with the corpus they were made in: `dmtool
+# graph` prints the summaries of the very analyses its check reported (not made twice).
+_ANALYSED: weakref.WeakKeyDictionary[SourceDocument, tuple[weakref.ref[Corpus], Analysis]] = (
+    weakref.WeakKeyDictionary())
 _OWNER = "wanderer-field:1"
 
 
@@ -56,6 +65,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         wanderer = _owner(document)
         if wanderer is None:
             continue  # the schema requires it; a document without one is not analysed
+        if not _reported(corpus, document, wanderer):
+            continue  # none of its findings could be located in a file the user asked about
         by_wanderer[wanderer] += 1
         for diagnostic in memo.findings(document, wanderer):
             if diagnostic.code not in CARD_CODES:
@@ -127,6 +138,7 @@ class _Context:
     def __init__(self, corpus: Corpus, wanderer: str) -> None:
         from dmtool.storygraph.context import context_for
 
+        self.corpus = corpus
         self.view = ContextView(corpus, wanderer)
         self.recording = RecordingCorpus(self.view)
         self.context = context_for(self.recording, wanderer)
@@ -142,7 +154,9 @@ class _Context:
         from dmtool.storygraph.analysis import analyse
 
         storybook = Storybook.from_document(document)
-        found = analyse(storybook, self.context).diagnostics
+        analysis = analyse(storybook, self.context)
+        _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
+        found = analysis.diagnostics
         # An ending left out (DM258 names it) leaves its finale's entries without a root.
         if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
             found = [d for d in found if d.code not in REACHABILITY_CODES]
@@ -165,6 +179,19 @@ def _plain_values(value: Any) -> Any:
     return value
 
 
+def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
+    """The storybook's analysis in this corpus, as the rule makes it: the one this process
+    made while checking the corpus, else made now (None: the book names no wanderer)."""
+    made = _ANALYSED.get(document)
+    if made is None or made[0]() is not corpus:
+        wanderer = _owner(document)
+        if wanderer is None:
+            return None
+        _Context(corpus, wanderer).analyse(document)
+        made = _ANALYSED[document]
+    return made[1]
+
+
 def _analyse(corpus: Corpus, document: SourceDocument,
              wanderer: str) -> tuple[list[Diagnostic], set[str]]:
     """The book's findings, and the display names of the other documents they depend on."""
@@ -181,6 +208,26 @@ def _owner(document: SourceDocument) -> str | None:
         return value if isinstance(value, str) else None
 
     return document.memo(_OWNER, read, lambda v: v is None or type(v) is str)
+
+
+# Kinds whose files a storybook's findings can be located in (besides the storybook): its
+# roots (DM301, DM310) and its cards and codas (DM308, DM309, DM315).
+_FINDINGS_IN = ("world-shard", "encounter-card", "finale-encounter-card", "coda")
+
+
+def _reported(corpus: Corpus, document: SourceDocument, wanderer: str) -> bool:
+    """Whether any finding of this storybook's analysis could be reported in this run."""
+    checked = corpus.checked
+    if checked is None or document.display in checked:
+        return True
+    if any(d.display in checked for d in corpus.readable("round-trackers")):
+        return True
+    # A document whose wanderer cannot be read may be this wanderer's (as ContextView reads it).
+    return any(
+        d.display in checked and _owner(d) in (wanderer, None)
+        for kind in _FINDINGS_IN
+        for d in corpus.readable(kind)
+    )
 
 
 class ContextView:

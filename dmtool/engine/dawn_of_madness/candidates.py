@@ -17,6 +17,7 @@ from dmtool.engine.dawn_of_madness.actions import Action
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, domain_text
 from dmtool.engine.dawn_of_madness.legacy import consumables
+from dmtool.engine.dawn_of_madness.plans import BASE_COST
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 
 Entry = tuple[str, str | None, Any]  # (kind, wanderer, args): an Action not built yet
@@ -129,6 +130,11 @@ SECTIONS: tuple[Section, ...] = (
     Section("component", _held_cards, _card, _any_held),
 )
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
+KINDS = tuple(section.kind for section in SECTIONS)
+BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
+REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
+# The plain encounter of the wanderer's shard (listed before the encounter cards).
+ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
 
 class Slot(NamedTuple):
@@ -138,18 +144,23 @@ class Slot(NamedTuple):
     wanderer: str
     section: int
     card: str | None = None
+    kind: str = ""  # the listed action kind: 'support' for a card's slot (see `make_slot`)
 
-    @property
-    def kind(self) -> str:
-        return "support" if self.card is not None else SECTIONS[self.section].kind
+
+def make_slot(wanderer: str, section: int, card: str | None = None) -> Slot:
+    """A slot with its kind filled in (read for every slot of every random decision)."""
+    return Slot(wanderer, section, card, "support" if card is not None else KINDS[section])
 
 
 def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
     """(card, kind of action it grants) of each face-up support card, in play order."""
-    offers = catalog.support_cards
-    granted = [(card, offers.get(card, {}).get("action"))
-               for card, up in state.support.items() if up]
-    return tuple((card, kind) for card, kind in granted if kind in SECTION_KINDS)
+    granting = catalog.derived.get("support_grants")
+    if granting is None:  # each card's granted kind, when the menu lists that kind
+        granting = catalog.derived["support_grants"] = {
+            card: kind for card, defn in catalog.support_cards.items()
+            if (kind := defn.get("action")) in SECTION_KINDS}
+    return tuple((card, granting[card]) for card, up in state.support.items()
+                 if up and card in granting)
 
 
 @lru_cache(maxsize=256)
@@ -160,8 +171,8 @@ def slots_for(wanderers: tuple[str, ...],
     all game long, so they are worked out once."""
     out: list[Slot] = []
     for wid in wanderers:
-        out += [Slot(wid, i) for i in range(len(SECTIONS))]
-        out += [Slot(wid, i, card) for card, granted in offers
+        out += [make_slot(wid, i) for i in range(len(SECTIONS))]
+        out += [make_slot(wid, i, card) for card, granted in offers
                 for i, section in enumerate(SECTIONS) if section.kind == granted]
     return tuple(out)
 
@@ -170,7 +181,7 @@ class Menu:
     """The candidates of the active characters: a monster's turn for each active monster,
     or each active wanderer's actions worth trying, listed a section at a time."""
 
-    __slots__ = ("activations", "catalog", "listed", "slots", "state")
+    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "slots", "state")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
@@ -179,6 +190,7 @@ class Menu:
         wanderers = tuple(cid for cid in active if cid not in state.monsters)
         self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
         self.listed: dict[tuple[str, int], Items] = {}
+        self.hopeless_slots: dict[Slot, bool] = {}
 
     def items(self, slot: Slot) -> Items:
         """The slot's raw items (a support slot shares its section's)."""
@@ -198,6 +210,53 @@ class Menu:
         if listed is not None:
             return bool(listed)
         return section.present(self.state, self.catalog, self.state.wanderers[slot.wanderer])
+
+    def hopeless(self, slot: Slot, item: Any) -> bool:
+        """Whether the legality check would certainly refuse this candidate now: a cheap
+        proof from the first refusals the checks make (most candidates tested in a decision
+        are refused for these few reasons). False proves nothing; the check has the last
+        word, so skipping a hopeless candidate never changes which legal one is found."""
+        if self.blocked(slot):
+            return True
+        if SECTIONS[slot.section].kind == "existence":  # `_existence` in action_checks
+            price = self.catalog.existence_cards.get(item, {}).get("cost", 0)
+            return bool(self.state.wanderers[slot.wanderer].existence < price)
+        return False
+
+    def blocked(self, slot: Slot) -> bool:
+        """Whether every candidate of the slot is hopeless (worked out once per slot)."""
+        found = self.hopeless_slots.get(slot)
+        if found is None:
+            found = self.hopeless_slots[slot] = self._blocked(slot)
+        return found
+
+    def _blocked(self, slot: Slot) -> bool:
+        """Every candidate of the slot is refused (see `wanderer_verdict`, `check_inner`,
+        `_pay` and the checkers of confront, domain and search)."""
+        state, w = self.state, self.state.wanderers[slot.wanderer]
+        kind, free = KINDS[slot.section], slot.card is not None
+        if w.trapped:
+            return free or kind not in ("encounter", "pass")
+        if free:
+            if w.support_last:
+                return True
+        elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
+            return True
+        if kind not in REFUSABLE:
+            return False
+        if kind == "confront":
+            return (state.stage == "finale" or state.abomination not in state.monsters
+                    or state.confrontation["active"] is None)
+        void = w.shard is not None and state.shards[w.shard].has("void")
+        if kind == "domain":
+            return (not free and kind in w.used) or void
+        if kind == "search":
+            return ((not free and kind in w.used) or void or (
+                not state.decks.get("domain") and not state.decks.get("domain_discard")))
+        if kind == "encounter":
+            return void or (slot.section == ENCOUNTER_HERE
+                            and state.shards[w.shard or 0].has("completed"))
+        return False
 
     def entry(self, slot: Slot, item: Any) -> Entry:
         """The candidate one of the slot's raw items stands for."""
@@ -219,9 +278,9 @@ class Menu:
                 found[kind] = None
         return list(found)
 
-    def of_kind(self, kind: str) -> list[Entry]:
-        """The candidates of one kind, in listing order (a fresh list)."""
-        return [self.entry(slot, item) for slot in self.slots if slot.kind == kind
+    def of_kind(self, kind: str) -> list[tuple[Slot, Any]]:
+        """The candidates of one kind as (slot, raw item), in listing order (a fresh list)."""
+        return [(slot, item) for slot in self.slots if slot.kind == kind
                 for item in self.items(slot)]
 
     def actions(self) -> list[Action]:

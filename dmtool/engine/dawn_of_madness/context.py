@@ -17,7 +17,7 @@ from dmtool.engine.dawn_of_madness.state import GameState, Monster, Wanderer
 __all__ = ["Ctx", "Event", "Frame"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """One run of story effects: an encounter, an event entry, a monster action, a bare effect.
 

@@ -50,9 +50,11 @@ def distance(ctx: Ctx, a: int | None, b: int | None) -> int | None:
 def in_range(ctx: Ctx, m: Monster, within: int | None = None) -> list[Wanderer]:
     """Living wanderers joined to the monster by paths, within `within` spaces if given."""
     row = ctx.catalog.board.distances(m.shard)
+    frame = ctx.frame  # a summoned dead wanderer counts as alive (`Ctx.counts_alive`)
+    summoned = frame.wanderer if frame.summoned else None
     found = []
     for w in ctx.state.wanderers.values():
-        if w.shard is None or not ctx.counts_alive(w):
+        if w.shard is None or not (w.alive or w.id == summoned):
             continue
         d = row.get(w.shard)
         if d is not None and (within is None or d <= within):
@@ -104,7 +106,8 @@ def _has_target(ctx: Ctx, m: Monster, name: str, value: Any) -> bool:
         return bool(in_range(ctx, m, value.get("range", 0)))
     if name == "monster_move":
         found = candidates(ctx, m, value.get("toward", "nearest_wanderer"))
-        return any(distance(ctx, m.shard, w.shard) for w in found)
+        row = ctx.catalog.board.distances(m.shard)
+        return any(row.get(w.shard) for w in found)  # in_range: every shard is known
     if name == "monster_heal":
         return m.wounds > 0
     if name == "resolve_confrontation_card":

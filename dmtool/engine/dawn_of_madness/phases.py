@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dmtool.engine.dawn_of_madness import story
 from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.errors import Reject
 from dmtool.engine.dawn_of_madness.finale import finale_event
@@ -77,6 +80,20 @@ def _advance(ctx: Ctx, action: Action) -> None:
     raise Reject("bad_action", "Monsters kept acting without spending capacity.")
 
 
+def _spawn_gates(catalog: Catalog, stage: str, ending: str | None) -> list[tuple[str, Any]]:
+    """(card, spawning condition) of the encounter cards that can spawn in this stage (the
+    ending's finale cards in the finale), in catalogue order; worked out once."""
+    key = ("spawn_gates", stage, ending)
+    found = catalog.derived.get(key)
+    if found is None:
+        cards = catalog.encounter_cards.items() if stage == "wanderer" else [
+            (c, d) for c, d in catalog.finale_cards.items() if d.get("ending") == ending]
+        found = catalog.derived[key] = [
+            (card, gate["when"]) for card, defn in cards
+            if (gate := defn.get("spawn")) and "when" in gate]
+    return found  # type: ignore[no-any-return]
+
+
 @step("event_phase")
 def _event_phase(ctx: Ctx, action: Action) -> None:
     """Resolve the round tracker's entry (for the central wanderer), then check the spawning
@@ -91,14 +108,11 @@ def _event_phase(ctx: Ctx, action: Action) -> None:
             finale_event(ctx)
         elif state.round <= len(catalog.round_trackers):
             story.resolve_entry(ctx, catalog.round_trackers[state.round - 1])
-    cards = catalog.encounter_cards.items() if state.stage == "wanderer" else [
-        (c, d) for c, d in catalog.finale_cards.items() if d.get("ending") == state.ending]
-    for card, defn in cards:
-        gate = defn.get("spawn")
-        if ctx.halted or not gate or card in state.spawned_cards or "when" not in gate:
-            continue
-        with ctx.acting(who=state.central):
-            if holds(ctx, gate["when"]):
+    with ctx.acting(who=state.central):
+        for card, when in _spawn_gates(catalog, state.stage, state.ending):
+            if ctx.halted:
+                break
+            if card not in state.spawned_cards and holds(ctx, when):
                 shard = place(ctx, card, "random")
                 state.shards[shard].cards.append(card)
                 state.spawned_cards.append(card)

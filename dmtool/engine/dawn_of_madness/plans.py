@@ -15,7 +15,7 @@ BASE_COST = {"move": 0, "attack": 2, "confront": 2, "encounter": 2, "domain": 1,
              "trade": 0, "existence": 0, "pass": 0, "legacy": 0}
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """What a legal wanderer action will do and cost, worked out before anything changes."""
 

@@ -21,7 +21,7 @@ from dmtool.engine.dawn_of_madness.items import take_effect
 from dmtool.engine.dawn_of_madness.state import Wanderer
 
 
-@dataclass
+@dataclass(slots=True)
 class Pool:
     """The dice of one test: results as (colour, face), and which helps were used."""
 
@@ -91,11 +91,16 @@ def help_loop(ctx: Ctx, w: Wanderer, pool: Pool) -> None:
 
 
 def _offers(ctx: Ctx, w: Wanderer, pool: Pool) -> list[str]:
+    # Asked after every roll: `can_use` and `pool.faces` written out over the stored domains.
     offers: list[str] = []
-    if pool.kind != "respawn" and any(can_use(w, c, "hand") and pool.faces(c) for c in COLOURS):
+    stored = w.domains
+    if pool.kind != "respawn" and stored and any(
+            (stored.get((c, "hand"), 0) or stored.get((c, "sphere"), 0))
+            and any(colour == c for colour, _ in pool.dice) for c in COLOURS):
         offers.append("reroll")
-    helpers = [o for o in ctx.state.living() if o.id != w.id]
-    if any(can_use(o, c, "skull") for o in helpers for c in COLOURS):
+    if any(o.alive and o.id != w.id and o.domains and any(
+            o.domains.get((c, "skull"), 0) or o.domains.get((c, "sphere"), 0) for c in COLOURS)
+           for o in ctx.state.wanderers.values()):
         offers.append("skull")
     if pool.kind == "release" and w.mc > 0 and not ctx.frozen(w):
         offers.append("extra_die")

@@ -87,6 +87,8 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
         record.update(initial=state.to_dict(), steps=[])
     chooser = make_player(policy, game.seed ^ POLICY_SALT)
     recorder = Recorder(chooser)
+    # The answers are kept only for the record: without one, the player answers directly.
+    answering: Player | Recorder = recorder if keep_record else chooser
     dice = SeededDice()
     log: list[Event] = []
     states: list[GameState] = []
@@ -97,7 +99,7 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
         if action is None:
             action = next_action(state, catalog, chooser)
         recorder.answers = []
-        done = apply(state, catalog, action, dice=dice, policy=recorder,
+        done = apply(state, catalog, action, dice=dice, policy=answering,
                      in_place=not keep_states, step=count)
         if not isinstance(done, Applied):
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "

@@ -14,7 +14,7 @@ from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
 from dmtool.engine.dawn_of_madness.candidates import SECTIONS, Items, Menu, Slot
 from dmtool.engine.dawn_of_madness.catalog import Catalog
-from dmtool.engine.dawn_of_madness.constants import MAX_RANGE
+from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
 from dmtool.engine.dawn_of_madness.state import GameState
 
 KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "existence": 70,
@@ -28,15 +28,21 @@ VARIABLE = ("move", "attack")  # the kinds whose value depends on where things a
 def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     """The menu's candidates, best first, each Action built only when it is reached.
 
-    The order is exactly a stable sort of the whole listing by value, found lazily: the
+    The order is exactly a stable sort of the whole listing by value (less the candidates
+    the menu proves illegal, see `Menu.hopeless`), found lazily: the
     candidates of kinds worth more than any move or attack can score come first and need
     no ranking; the rest are ranked only when none of those is legal (about half the
     decisions)."""
     first, rest = _plan(menu.slots)
+    # Candidates the menu can prove illegal are left out: the legal ones keep their order.
     for slot in first:
+        if menu.blocked(slot):
+            continue
         for item in menu.items(slot):
-            yield menu.action(slot, item)
-    blocks = [(slot, items) for slot in rest if (items := menu.items(slot))]
+            if not menu.hopeless(slot, item):
+                yield menu.action(slot, item)
+    blocks = [(slot, items) for slot in rest
+              if not menu.blocked(slot) and (items := menu.items(slot))]
     best = _order(state, catalog, [(SECTIONS[slot.section].kind, slot.wanderer, items,
                                     0.0 if slot.card is None else 1.0)
                                    for slot, items in blocks])
@@ -134,17 +140,19 @@ def _goal(state: GameState, catalog: Catalog, here: int) -> int | None:
     if abomination is not None and state.stage == "wanderer":
         return abomination.shard
     entries = catalog.encounter_entries(state.stage, state.ending)
-    row = catalog.board.distances(here)
-    best: tuple[int, int] | None = None
-    for n, shard in state.shards.items():
+    shards = state.shards
+    # Here, then the shards joined to it nearest first and by number: the first that
+    # qualifies is the nearest with the lowest number.
+    for n in (here, *catalog.board.around(here, len(SHARDS))):
+        shard = shards.get(n)
+        if shard is None:
+            continue
         tokens = shard.tokens
         if tokens.get("void", 0) > 0:
             continue
         if shard.cards or (entries.get(n) is not None and tokens.get("completed", 0) <= 0):
-            d = row.get(n)
-            if d is not None and (best is None or (d, n) < best):
-                best = (d, n)
-    return best[1] if best is not None else None
+            return n
+    return None
 
 
 def answer(question: Question) -> tuple[str, Any] | None:

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from dmtool.engine.core import rng
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.core.script import ScriptError
 from dmtool.engine.dawn_of_madness.actions import Action
-from dmtool.engine.dawn_of_madness.candidates import Entry, Menu
+from dmtool.engine.dawn_of_madness.candidates import Menu, Slot
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.play.greedy import answer, rank, ranked
 from dmtool.engine.dawn_of_madness.state import GameState
 
 CHOOSER_POLICIES = ("random", "first", "greedy")  # the policies a Chooser plays
 YES_NO = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
+T = TypeVar("T")
 
 
 class Player(Protocol):
@@ -69,7 +70,14 @@ class Chooser:
         looks at: 'random' lists one kind at a time, 'greedy' ranks plain tuples."""
         found: Action | None
         if self.policy == "random":
-            found = self._sample(menu.kinds(), menu.of_kind, legal)
+
+            def tried(candidate: tuple[Slot, Any]) -> Action | None:
+                if menu.hopeless(*candidate):  # certainly illegal: not even built
+                    return None
+                action = menu.action(*candidate)
+                return action if legal(action) else None
+
+            found = self._sample(menu.kinds(), menu.of_kind, tried)
         elif self.policy == "greedy":
             found = next((a for a in ranked(state, catalog, menu) if legal(a)), None)
         else:
@@ -93,26 +101,27 @@ class Chooser:
         elif self.policy == "greedy":  # already ranked best first by the caller
             found = next((a for a in candidates if legal(a)), None)
         else:
-            groups: dict[str, list[Entry]] = {}
+            groups: dict[str, list[Action]] = {}
             for a in candidates:
                 groups.setdefault(a.kind, []).append(a)
-            found = self._sample(list(groups), groups.__getitem__, legal)
+            found = self._sample(list(groups), groups.__getitem__,
+                                 lambda a: a if legal(a) else None)
         if found is None:
             raise ScriptError("DM406", "No legal action is left to choose.")
         return found
 
-    def _sample(self, kinds: list[str], of_kind: Callable[[str], list[Entry]],
-                legal: Callable[[Action], bool]) -> Action | None:
-        """A uniform kind, then a uniform action of it, until one is legal. Each kind is
+    def _sample(self, kinds: list[str], of_kind: Callable[[str], list[T]],
+                tried: Callable[[T], Action | None]) -> Action | None:
+        """A uniform kind, then a uniform candidate of it, until one is legal. Each kind is
         listed once (`of_kind` may build it fresh) and emptied before the next is drawn;
-        an action is built only when drawn (an Action is itself such a tuple)."""
+        `tried` gives the drawn candidate's action if it is legal (built only when drawn)."""
         while kinds:
             kind = kinds[self._below(len(kinds))]
             same = of_kind(kind)
             while same:
-                a = Action(*same.pop(self._below(len(same))))
-                if legal(a):
-                    return a
+                found = tried(same.pop(self._below(len(same))))
+                if found is not None:
+                    return found
             kinds.remove(kind)
         return None
 

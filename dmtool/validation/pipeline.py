@@ -116,6 +116,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     if replay is not None:
         for key in records.values():
             cache.touch_record(key)
+        cache.touch_derived(run_key)
         cache.save()
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
                                      replay), None, session, cache, run_key,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dmtool.diagnostics import Location, Report, diagnose
+from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
@@ -57,6 +57,8 @@ class CheckOptions:
     max_file_size: int | None = None
     # Files for which this returns True are skipped (the configuration's `exclude`).
     excluded: Callable[[Path], bool] | None = None
+    # Where `excluded` comes from, for the warning when it leaves nothing to check.
+    excluded_by: str = "the configuration's 'exclude' setting"
     progress: Callable[[int, int], None] | None = None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
     cache_dir: Path | None = None
@@ -103,6 +105,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     if options.whole_corpus:
         roots = content_roots(options.paths)
         context = checked if roots == list(options.paths) else discover(roots)[0]
+    found = len(checked)
     if options.excluded is not None:
         checked = [p for p in checked if not options.excluded(p)]
         context = [p for p in context if not options.excluded(p)]
@@ -125,6 +128,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     if replay is not None:
         for key in records.values():
             cache.touch_record(key)
+        cache.touch_derived(run_key)
         cache.save()
         return CheckResult(_replayed(Report(select=options.select, ignore=options.ignore),
                                      replay), None, session, cache, run_key,
@@ -134,8 +138,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
                             ignores=options.ignores)
     report.files_checked = len(checked)
     if not checked and not problems:
-        shown = ", ".join(p.as_posix() for p in options.paths)
-        report.add(diagnose("DM019", Location(shown), f"no YAML files found under {shown}"))
+        report.add(_nothing_checked(options, found))
     corpus = session.corpus
     assert corpus is not None
     _attach_sources(report, session, options.max_file_size)
@@ -226,6 +229,16 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
         [name for name, _ in rule_checks()],
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
+
+
+def _nothing_checked(options: CheckOptions, found: int) -> Diagnostic:
+    """DM019 with its reason: an empty selection is a warning, never a silent clean pass."""
+    shown = ", ".join(p.as_posix() for p in options.paths)
+    if found:
+        return diagnose("DM019", Location(shown), (
+            f"nothing was checked: all {found} YAML file(s) under {shown} are excluded by "
+            f"{options.excluded_by}; change the patterns or the paths"))
+    return diagnose("DM019", Location(shown), f"no YAML files found under {shown}")
 
 
 def _ignores_key(ignores: IgnoreSettings | None) -> Any:

@@ -195,6 +195,11 @@ def test_graph_of_a_storybook_that_fails_its_schema_names_the_file_it_checked(
     assert "error DM102 unknown property 'titel'" in result.text
     assert "in 1 file." in result.text and "in 0 files" not in result.text
     assert "All checks passed" not in result.text
+    name = path.as_posix()  # shown as given (absolute here)
+    assert f"storybook {name}: not analysed until its own errors (below) are fixed" in result.text
+    data = json.loads(run_graph(GraphOptions(paths=(path,), fmt="json")).text)
+    assert data["not_analysed"] == [name]
+    assert data["storybooks"] == []
 
 
 def test_graph_json_has_the_graph(tmp_path: Path) -> None:

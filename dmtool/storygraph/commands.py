@@ -56,20 +56,25 @@ def run_graph(options: GraphOptions) -> GraphResult:
         raise UsageError("-o draws one storybook; give the path of a single storybook.yaml")
     key = _derived_key(result, options)
     stored = result.cache.derived_value(key) if key is not None and result.cache else None
-    if _is_stored(stored) and result.cache is not None:
+    if _is_stored(stored):
         text, data, exit_code = stored
-        result.cache.save()  # keeps the stored output as recently used as the run itself
         return GraphResult(text, json.loads(data), tuple(report.diagnostics), exit_code=exit_code)
     # The analyses, drawings and their imports are needed only now: a replayed run (above)
     # costs what a replayed `dmtool check` does.
     from dmtool.reporters import render as render_report
     from dmtool.storygraph.graph_output import graph_output
 
-    graph = graph_output(checked.analyses(), options)
-    texts = [*graph.texts, render_report(report, fmt="text", color=False,
-                                         tool_version=__version__).rstrip()]
+    analyses = checked.analyses()
+    graph = graph_output(analyses, options)
+    # A storybook that fails its schema is checked, not analysed: say so, not nothing.
+    analysed = {analysis.graph.storybook.display for analysis in analyses}
+    skipped = [name for name in checked.storybooks if name not in analysed]
+    texts = [*graph.texts, *(f"storybook {name}: not analysed until its own errors (below) "
+                             "are fixed" for name in skipped),
+             render_report(report, fmt="text", color=False, tool_version=__version__).rstrip()]
     texts += [f"wrote {p.as_posix()}" for p in graph.written]
     data = graph.data
+    data["not_analysed"] = skipped
     data["findings"] = len(report.diagnostics)
     text = (
         json.dumps(data, indent=2, ensure_ascii=True)

@@ -273,14 +273,19 @@ class CheckCache:
     # -- what commands derive from a run
 
     def derived_value(self, key: str) -> Any:
-        """What a command stored for this key (a run key and its own options), or None."""
+        """What a command stored for this key (its run key, NUL, its own options), or None."""
         stored = self.derived.get(key) if self.enabled else None
         if type(stored) is not tuple or len(stored) != 2 or type(stored[1]) is not int:
             return None
-        if stored[1] != self.generation:
-            self.derived[key] = (stored[0], self.generation)
-            self._dirty = True
         return stored[0]
+
+    def touch_derived(self, run_key: str) -> None:
+        """Keep what commands derived from a replayed run as long as the run itself."""
+        for key, stored in self.derived.items():
+            if (key.startswith(f"{run_key}\0") and type(stored) is tuple and len(stored) == 2
+                    and stored[1] != self.generation):
+                self.derived[key] = (stored[0], self.generation)
+                self._dirty = True
 
     def remember_derived(self, key: str, value: Any) -> None:
         if self.enabled:

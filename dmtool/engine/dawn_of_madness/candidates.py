@@ -159,8 +159,8 @@ def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str],
         granting = catalog.derived["support_grants"] = {
             card: kind for card, defn in catalog.support_cards.items()
             if (kind := defn.get("action")) in SECTION_KINDS}
-    return tuple((card, granting[card]) for card, up in state.support.items()
-                 if up and card in granting)
+    return tuple([(card, granting[card]) for card, up in state.support.items()
+                  if up and card in granting])
 
 
 @lru_cache(maxsize=256)
@@ -229,12 +229,13 @@ class Menu:
         """Whether every candidate of the slot is hopeless (worked out once per slot)."""
         found = self.hopeless_slots.get(slot)
         if found is None:
-            found = self.hopeless_slots[slot] = self._blocked(slot)
+            found = self.hopeless_slots[slot] = self.refuses_all(slot)
         return found
 
-    def _blocked(self, slot: Slot) -> bool:
-        """Every candidate of the slot is refused (see `wanderer_verdict`, `check_inner`,
-        `_pay` and the checkers of confront, domain and search)."""
+    def refuses_all(self, slot: Slot) -> bool:
+        """`blocked` worked out afresh, for a caller that asks once per slot (see
+        `wanderer_verdict`, `check_inner`, `_pay` and the checkers of confront, domain and
+        search)."""
         state, w = self.state, self.state.wanderers[slot.wanderer]
         kind, free = KINDS[slot.section], slot.card is not None
         if w.trapped:

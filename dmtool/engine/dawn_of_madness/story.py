@@ -23,9 +23,10 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     frame = ctx.frame
     frame.depth += 1
     mine = frame.depth
+    state = ctx.state  # `ctx.halted` written out: it is asked before every effect
     try:
         for effect in effects:
-            if ctx.halted:
+            if (state.outcome != "ongoing" and not ctx.epilogue) or ctx.frame.ended:
                 return
             if frame.death_depth is not None:
                 if mine < frame.death_depth:

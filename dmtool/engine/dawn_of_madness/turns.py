@@ -43,5 +43,11 @@ def active_characters(state: GameState) -> list[str]:
 
 def phase_over(state: GameState) -> bool:
     """Every tracker is at zero (the dead are off the track)."""
-    return not any(m.mc > 0 for m in state.monsters.values()) and not any(
-        w.alive and w.mc > 0 for w in state.wanderers.values())
+    # Plain loops: asked after every action, and a generator per call costs more than the walk.
+    for m in state.monsters.values():
+        if m.mc > 0:
+            return False
+    for w in state.wanderers.values():
+        if w.alive and w.mc > 0:
+            return False
+    return True

@@ -37,18 +37,19 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     decisions)."""
     first, rest = _plan(menu.slots)
     # Candidates the menu can prove illegal are left out: the legal ones keep their order.
+    # `first` and `rest` share no slot, so each slot is judged once (`refuses_all`, uncached).
     for slot in first:
-        if menu.blocked(slot):
+        if menu.refuses_all(slot):
             continue
         for item in menu.items(slot):
             if not menu.hopeless_item(slot, item):
                 yield menu.action(slot, item)
     blocks = [(slot, items) for slot in rest
-              if not menu.blocked(slot) and (items := menu.items(slot))]
+              if not menu.refuses_all(slot) and (items := menu.items(slot))]
     best = _order(state, catalog, [(SECTIONS[slot.section].kind, slot.wanderer, items,
                                     0.0 if slot.card is None else 1.0)
                                    for slot, items in blocks])
-    starts = list(accumulate((len(items) for _, items in blocks), initial=0))
+    starts = list(accumulate([len(items) for _, items in blocks], initial=0))
     for flat in best:
         index = bisect_right(starts, flat) - 1
         slot, items = blocks[index]

@@ -185,9 +185,12 @@ class Menu:
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
+        monsters = state.monsters
         self.activations = [Action("activate", None, {"monster": cid})
-                            for cid in active if cid in state.monsters]
-        wanderers = tuple(cid for cid in active if cid not in state.monsters)
+                            for cid in active if cid in monsters]
+        # The active characters are all monsters or all wanderers (`active_characters`).
+        wanderers = () if self.activations and len(self.activations) == len(active) else tuple(
+            [cid for cid in active if cid not in monsters])
         self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
         self.listed: dict[tuple[str, int], Items] = {}
         self.hopeless_slots: dict[Slot, bool] = {}

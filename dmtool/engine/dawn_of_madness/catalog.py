@@ -93,7 +93,12 @@ class Catalog:
 
     def legacy_card(self, card: str) -> dict[str, Any] | None:
         abomination, _, _ = card.partition("/")
-        return self.legacy_cards(abomination).get(card)
+        # Asked for every listing of a wanderer with legacy cards: indexed once (read-only).
+        key = ("legacy_cards", abomination)
+        found = self.derived.get(key)
+        if found is None:
+            found = self.derived[key] = self.legacy_cards(abomination)
+        return found.get(card)  # type: ignore[no-any-return]
 
     def family_of(self, abomination: str) -> str | None:
         family = self.monsters.get(abomination, {}).get("family")

@@ -176,9 +176,13 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
     `useful` says which domains can count here; `auto(stored, cards)` picks a set for the
     answer `true` (let the engine choose). Spent domains and discarded cards are gone.
     """
-    stored = [d for d, n in sorted(w.domains.items()) for _ in range(n) if useful(d)]
-    cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]
-    cards = [(cid, ds) for cid, ds in cards if any(useful(d) for d in ds)]
+    # Most tests find nothing stored and no cards in hand: nothing to sort or judge then.
+    stored = [d for d, n in sorted(w.domains.items()) for _ in range(n)
+              if useful(d)] if w.domains else []
+    cards: list[tuple[str, list[Domain]]] = []
+    if w.domain_cards:
+        cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]
+        cards = [(cid, ds) for cid, ds in cards if any(useful(d) for d in ds)]
     extra: list[Domain] = []
     if stored:
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored domains",

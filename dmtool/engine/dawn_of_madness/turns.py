@@ -47,7 +47,7 @@ def phase_over(state: GameState) -> bool:
     for m in state.monsters.values():
         if m.mc > 0:
             return False
-    for w in state.wanderers.values():
+    for w in state.wanderers.values():  # noqa: SIM110 (a loop, not a generator: see above)
         if w.alive and w.mc > 0:
             return False
     return True

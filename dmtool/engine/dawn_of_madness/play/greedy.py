@@ -35,7 +35,7 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     candidates of kinds worth more than any move or attack can score come first and need
     no ranking; the rest are ranked only when none of those is legal (about half the
     decisions)."""
-    first, rest = _plan(menu.slots)
+    first, rest = _plan_of(menu.slots)
     # Candidates the menu can prove illegal are left out: the legal ones keep their order.
     # `first` and `rest` share no slot, so each slot is judged once (`refuses_all`, uncached).
     for slot in first:
@@ -54,6 +54,23 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
         index = bisect_right(starts, flat) - 1
         slot, items = blocks[index]
         yield menu.action(slot, items[flat - starts[index]])
+
+
+# `_plan` by the identity of the slots tuple (`slots_for` hands out the same tuple for the
+# same wanderers and cards): hashing a tuple of slots for every decision cost more than the
+# rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile.
+_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[tuple[Slot, ...], tuple[Slot, ...]]]] = {}
+
+
+def _plan_of(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+    found = _PLANS.get(id(slots))
+    if found is not None and found[0] is slots:
+        return found[1]
+    if len(_PLANS) >= 1024:  # bounded like the caches it sits on
+        _PLANS.clear()
+    plan = _plan(slots)
+    _PLANS[id(slots)] = (slots, plan)
+    return plan
 
 
 @lru_cache(maxsize=256)

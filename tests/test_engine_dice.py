@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from dmtool.engine.core.rng import below, next_u64, shuffled
+from dmtool.engine.core.rng import below, below_each, next_u64, shuffled
 from dmtool.engine.dawn_of_madness import ScriptedDice, ScriptError, SeededDice
 from dmtool.engine.dawn_of_madness.constants import COLOURS, FACES, TYPES, missing, satisfies
 from tests.engine_helpers import small_game
@@ -62,6 +62,18 @@ def test_below_covers_the_range_evenly() -> None:
         state, value = below(state, 6)
         counts[value] += 1
     assert all(900 < c < 1100 for c in counts)
+
+
+@pytest.mark.parametrize("n", [1, 6, 7, 16, 256, 1000])
+def test_below_each_draws_what_below_draws_one_at_a_time(n: int) -> None:
+    for seed, count in itertools.product((0, 99, 2**64 - 1), (0, 1, 5)):
+        state, one_by_one = seed, []
+        for _ in range(count):
+            state, value = below(state, n)
+            one_by_one.append(value)
+        assert below_each(seed, n, count) == (state, one_by_one)
+    with pytest.raises(ValueError):
+        below_each(0, 0, 1)
 
 
 def test_shuffle_is_a_permutation_and_replays() -> None:

@@ -42,6 +42,23 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, z % n
 
 
+def below_each(state: int, n: int, count: int) -> tuple[int, list[int]]:
+    """(new state, `count` successive `below(state, n)` values): the same draws as calling
+    `below` that many times (a roll of several dice), without a call per value."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
+    out: list[int] = []
+    while len(out) < count:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            out.append(z % n)
+    return state, out
+
+
 def shuffled(state: int, items: list[T]) -> tuple[int, list[T]]:
     """(new state, a Fisher-Yates shuffled copy of items)."""
     out = list(items)

@@ -44,11 +44,8 @@ class SeededDice:
             if n <= 0:
                 continue
             faces = FACES[colour]
-            rolled: list[str] = []
-            for _ in range(n):
-                state.rng, face = rng.below(state.rng, 6)
-                rolled.append(faces[face])
-            out[colour] = rolled
+            state.rng, drawn = rng.below_each(state.rng, 6, n)
+            out[colour] = [faces[face] for face in drawn]
         return out
 
     def d16(self, state: GameState, who: str, why: str) -> int:

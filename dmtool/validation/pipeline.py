@@ -23,7 +23,7 @@ from dmtool.validation.cache import CheckCache, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filecheck import FileResult, check_decoded, check_file, from_record
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
-from dmtool.validation.rules import rule_checks
+from dmtool.validation.rules import rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
@@ -190,7 +190,7 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
         # The rules run: a report made without a registered rule is not one made with it.
-        [name for name, _ in rule_checks()],
+        rule_names(),
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
 

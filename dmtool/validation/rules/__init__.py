@@ -34,6 +34,12 @@ def rule_checks() -> list[tuple[str, RuleCheck]]:
     return sorted({**_module_rules(), **_REGISTERED}.items(), key=lambda item: item[0])
 
 
+def rule_names() -> list[str]:
+    """The rule modules' and registered rules' names, without importing the modules: what a
+    replayed report must have been made with (the pipeline's run key)."""
+    return sorted({info.name for info in pkgutil.iter_modules(__path__)} | set(_REGISTERED))
+
+
 def _module_rules() -> dict[str, RuleCheck]:
     found: dict[str, RuleCheck] = {}
     for info in pkgutil.iter_modules(__path__):

@@ -108,13 +108,19 @@ async def measure(workspace: Path) -> tuple[list[float], list[float]]:
     await client.until(book_uri, lambda found: True, 0.0)  # the first analysis (loading) is not timed
     own: list[float] = []
     cross: list[float] = []
-    # Type "goto: 11" into "goto: 9999" one character at a time, then put it back; rename
-    # the coda the storybook awards, then put it back.
-    broken_goto = [book_text.replace("goto: 11", f"goto: {n}", 1) for n in ("1", "", "9", "99", "999", "9999")]
-    renamed = [coda_text.replace("id: the-wheel-turned", f"id: the-wheel-turne{s}") for s in ("", "x")]
-    plan = ((own, book_uri, broken_goto, "DM301", True), (own, book_uri, [book_text], "DM301", False),
-            (cross, coda_uri, renamed, "DM202", True), (cross, coda_uri, [coda_text], "DM202", False))
-    for _round in range(ROUNDS):
+    for round_ in range(ROUNDS):
+        # Type "goto: 11" into "goto: 99<round>9" one character at a time, then put it
+        # back; rename the coda the storybook awards, then put it back. Each round types
+        # a text of its own (the session remembers texts it saw: only putting back is an
+        # undo it may answer from memory, as it would in an editor).
+        broken_goto = [book_text.replace("goto: 11", f"goto: {n}", 1)
+                       for n in ("1", "", "9", "99", f"99{round_}", f"99{round_}9")]
+        renamed = [coda_text.replace("id: the-wheel-turned", f"id: the-wheel-turne{s}")
+                   for s in ("", f"x{round_}")]
+        plan = ((own, book_uri, broken_goto, "DM301", True),
+                (own, book_uri, [book_text], "DM301", False),
+                (cross, coda_uri, renamed, "DM202", True),
+                (cross, coda_uri, [coda_text], "DM202", False))
         for times, uri, texts, code, present in plan:
             last = await client.type(uri, texts)
             times.append(await client.until(book_uri, lambda found, c=code, p=present: (c in _codes(found)) == p,

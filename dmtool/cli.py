@@ -14,6 +14,14 @@ from dmtool.errors import DmtoolError
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+def _tidy() -> None:
+    """Before a command writes: remove what a killed dmtool left (dmtool.writing sweeps by
+    its journals). Only commands that write pay for it, so `check` starts as fast as ever."""
+    from dmtool.writing import sweep_leftovers
+
+    sweep_leftovers()
+
+
 def _codes(values: tuple[str, ...]) -> frozenset[str]:
     """--select/--ignore accept repeated flags and comma-separated lists."""
     return frozenset(c.strip().upper() for v in values for c in v.split(",") if c.strip())
@@ -66,6 +74,8 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
     """
     from dmtool.commands.check import CheckRequest, run
 
+    if output is not None:
+        _tidy()
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
                            ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
                            statistics=statistics)
@@ -116,6 +126,7 @@ def fmt(paths: tuple[Path, ...], check: bool, show_diff: bool) -> None:
     """
     from dmtool.authoring import FmtOptions, run_fmt
 
+    _tidy()
     result = run_fmt(FmtOptions(paths=paths, check=check, diff=show_diff))
     for diff in result.diffs:
         click.echo(diff, nl=False)
@@ -153,6 +164,7 @@ def _new_dir(what: str, default: str):  # type: ignore[no-untyped-def]
 def _run_new(**options: object) -> None:
     from dmtool.authoring import NewOptions, run_new
 
+    _tidy()
     result = run_new(NewOptions(**options))  # type: ignore[arg-type]
     click.echo(result.summary())
     sys.exit(result.exit_code)
@@ -256,6 +268,8 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
 
     if witness_dir is not None and not witness:
         raise click.UsageError("--witness-dir needs --witness")
+    if output is not None or witness_dir is not None:
+        _tidy()
     result = run_graph(GraphOptions(paths=paths, output=output, fmt=fmt, witness=witness,
                                     witness_dir=witness_dir, focus=focus, depth=depth, ending=ending,
                                     check=check_options(paths)))
@@ -330,6 +344,8 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
     """
     from dmtool.engine.dawn_of_madness.play.command import PlayOptions, run_play
 
+    if campaign is not None:
+        _tidy()
     options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
                           score_goal=int(score_goal) if score_goal else None, devour=devour,
                           abomination=abomination, campaign=campaign, games=games, log=log)
@@ -398,6 +414,8 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     from dmtool.balance.run import BalanceOptions
     from dmtool.commands.balance import BalanceRequest, balance_command
 
+    if html is not None or json_path is not None:
+        _tidy()
     try:
         counts = tuple(int(p) for p in _listed(players)) or (1,)
     except ValueError:
@@ -441,6 +459,7 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
     from dmtool.config import load_config
     from dmtool.sitegen import SiteOptions, run_site
 
+    _tidy()
     config = load_config(Path.cwd())
     result = run_site(SiteOptions(
         content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
@@ -509,6 +528,12 @@ def main() -> None:
         click.echo(f"dmtool: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     except BrokenPipeError:
+        sys.exit(EXIT_USAGE)
+    except OSError as exc:  # the file system said no (full, read-only, denied, too long...)
+        from dmtool.writing.errors import reason  # only on this path, as the commands are
+
+        where = f"{Path(exc.filename).as_posix()}: " if exc.filename else ""
+        click.echo(f"dmtool: cannot use {where}{reason(exc)}", err=True)
         sys.exit(EXIT_USAGE)
     except Exception as exc:
         click.echo(f"dmtool: internal error: {type(exc).__name__}: {exc}", err=True)

@@ -21,6 +21,8 @@ from dmtool.validation.suppressions import FileIgnore
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
 _SELECTOR = re.compile(r"DM[0-9]{0,3}")
+# Far above any content file, and small enough for every size the loader computes with.
+MAX_FILE_SIZE_LIMIT = 2**40
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +223,8 @@ def _size(value: Any, _base: Path | None) -> int:
         raise _Invalid(f"must be a whole number of bytes, not {_kind(value)}.")
     if value <= 0:
         raise _Invalid(f"must be a positive number of bytes, not {value}.")
+    if value > MAX_FILE_SIZE_LIMIT:
+        raise _Invalid(f"must be at most {MAX_FILE_SIZE_LIMIT} bytes (1 TiB), not {value}.")
     return value
 
 

@@ -118,5 +118,66 @@ def test_a_broken_edit_and_a_removal_are_reported(loaded: CheckSession) -> None:
     assert any(d.code == "DM202" for d in by_file[f"{HOLLIS}/storybook.yaml"])
 
 
+def test_a_text_given_again_is_not_checked_again_and_answers_as_fresh(
+        loaded: CheckSession, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An undo brings back an earlier result with its memos; the answer is still the one a
+    fresh session gives, even when another file changed in between (no stale memo)."""
+    book = Path(f"{HOLLIS}/storybook.yaml")
+    coda = Path(f"{HOLLIS}/codas/marens-ring.yaml")
+    book_text, coda_text = book.read_text(encoding="utf-8"), coda.read_text(encoding="utf-8")
+    broken = book_text.replace("goto: 11", "goto: 9999", 1)
+    assert broken != book_text
+    checked: list[str] = []
+    original = session_module.check_text
+
+    def counting(text, path, name, schemas):  # type: ignore[no-untyped-def]
+        checked.append(name)
+        return original(text, path, name, schemas)
+
+    monkeypatch.setattr(session_module, "check_text", counting)
+    loaded.update(book, broken)
+    loaded.diagnostics()
+    loaded.update(book, book_text)
+    loaded.diagnostics()
+    # Meanwhile the coda the storybook awards is renamed: the book's DM202 depends on it.
+    loaded.update(coda, coda_text.replace("id: marens-ring", "id: marens-rings"))
+    loaded.diagnostics()
+    checked.clear()
+    loaded.update(book, broken)  # undo of the mend
+    loaded.update(book, broken)  # the same text again
+    found = _flat(loaded.diagnostics())
+    assert checked == []
+    monkeypatch.setattr(session_module, "check_text", original)
+    fresh = CheckSession()
+    fresh.load([Path("content")])
+    fresh.update(book, broken)
+    fresh.update(coda, coda_text.replace("id: marens-ring", "id: marens-rings"))
+    assert found == _flat(fresh.diagnostics())
+    codes = {(code, path) for code, path, *_ in found}
+    assert {("DM301", str(book)), ("DM202", str(book))} <= codes
+
+
+def test_a_cards_sentience_changes_are_memoised_and_follow_its_edits(
+        loaded: CheckSession) -> None:
+    """The story graph's context reads every card's sentience changes through a memo of
+    the card; an edited card is read afresh (never the stale memo)."""
+    from dmtool.storygraph.rule import _Context
+
+    drift = Path("content/dawn-of-madness/abominations/the-white-drift.yaml")
+    text = drift.read_text(encoding="utf-8")
+    assert "modify_sentience: {blue: 1}" in text
+    before = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
+    document = loaded.files[drift].result.document
+    assert document is not None
+    assert "sentience-changes:1:abomination" in document.memos
+    loaded.update(drift, text.replace("modify_sentience: {blue: 1}", "modify_sentience: {blue: 5}"))
+    after = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
+    assert after["blue"] == (before["blue"][0] + 4, before["blue"][1])
+    fresh = CheckSession()
+    fresh.load([Path("content")])
+    fresh.update(drift, text.replace("modify_sentience: {blue: 1}", "modify_sentience: {blue: 5}"))
+    assert _flat(loaded.diagnostics()) == _flat(fresh.diagnostics())
+
+
 def _no_disk(*args: object, **kwargs: object) -> None:
     raise AssertionError("the session read a file from disk after loading")

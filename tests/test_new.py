@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from new_support import empty_project, new
 
 from dmtool.authoring import NewOptions, format_text, run_new
 from dmtool.authoring._plans import CARD_KINDS
@@ -21,18 +22,7 @@ SCHEMAS = REPO / "schemas"
 
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
-    """An empty project: content/ next to a schemas/ link, like the repository."""
-    (tmp_path / "schemas").symlink_to(SCHEMAS)
-    (tmp_path / "content" / "wanderers").mkdir(parents=True)
-    return tmp_path
-
-
-def new(tree: Path, what: str, name: str, **options: object) -> list[Path]:
-    folder = "deep-madness" if what == "chapter" else "wanderers"
-    result = run_new(NewOptions(what=what, name=name, directory=tree / "content" / folder,
-                                schema_dir=tree / "schemas", **options))  # type: ignore[arg-type]
-    assert result.exit_code == 0
-    return result.created + result.updated
+    return empty_project(tmp_path)
 
 
 def findings(report: Report, *, within: Path | None = None) -> list[Diagnostic]:

@@ -10,13 +10,11 @@ import hashlib
 import os
 import shutil
 import stat
-import sys
 import threading
 from pathlib import Path
 
 import pytest
-
-from dmtool.cli import main
+from cli_support import dmtool
 
 REPO = Path(__file__).resolve().parents[1]
 STORYBOOK = "content/wanderers/hollis-brandt/storybook.yaml"
@@ -46,15 +44,6 @@ def project(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 def fingerprint(root: Path) -> dict[str, str]:
     return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
-
-
-def dmtool(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-           *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["dmtool", *args])
-    with pytest.raises(SystemExit) as ended:
-        main()
-    out, err = capsys.readouterr()
-    return int(ended.value.code or 0), out, err
 
 
 @pytest.mark.parametrize("out", [

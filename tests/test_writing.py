@@ -32,12 +32,17 @@ def test_create_never_replaces_anything(tmp_path: Path) -> None:
     assert path.read_text() == "one\n"
     with pytest.raises(AlreadyExists):
         create_file(path, "two\n")
-    dangling = tmp_path / "link.yaml"
-    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    linked = tmp_path / "link.yaml"
+    linked.symlink_to(path)
     with pytest.raises(AlreadyExists):
-        create_file(dangling, "three\n")
-    assert path.read_text() == "one\n" and not (tmp_path / "nowhere.yaml").exists()
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b.yaml", "link.yaml"]
+        create_file(linked, "three\n")
+    assert path.read_text() == "one\n"
+    dangling = tmp_path / "dangling.yaml"  # a link to a file not made yet: made through it
+    dangling.symlink_to(tmp_path / "target.yaml")
+    create_file(dangling, "four\n")
+    assert dangling.is_symlink() and (tmp_path / "target.yaml").read_text() == "four\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "a", "b.yaml", "dangling.yaml", "link.yaml", "target.yaml"]
 
 
 def test_rewrite_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
@@ -132,6 +137,27 @@ def test_the_sweep_puts_a_swapped_out_folder_back(tmp_path: Path) -> None:
                          {"restore": str(staging / "old"), "to": str(site)}], token))
     assert (site / "index.html").read_text() == "the previous site"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_journal_killed_while_starting_is_swept_by_the_next_start(tmp_path: Path) -> None:
+    """A writer killed between creating its journal and naming it leaves `<token>.new`
+    in the state folder (found by the kill test); the next process to start one removes it."""
+    state = tmp_path / "state"
+    script = (
+        "import os\n"
+        "from dmtool.writing.temporaries import journal\n"
+        "real = os.replace\n"
+        "def stop(*args):\n"
+        "    os.kill(os.getpid(), 9)\n"
+        "os.replace = stop\n"
+        "journal()\n"
+    )
+    env = dict(os.environ, DMTOOL_STATE_DIR=str(state))
+    subprocess.run([sys.executable, "-c", script], env=env, check=False)
+    assert [p.suffix for p in (state / "pending").iterdir()] == [".new"]
+    subprocess.run([sys.executable, "-c", "from dmtool.writing.temporaries import journal; "
+                    "journal().record(file='x')"], env=env, check=True)
+    assert list((state / "pending").iterdir()) == []
 
 
 def test_a_live_writer_is_never_swept(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dmtool.authoring._scalars import analysed_plain_ok
 from dmtool.authoring.fmt import format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.errors import UsageError
@@ -144,7 +145,8 @@ def slug(name: str, *, limit: int = ID_LIMIT, fallback: str | None = None) -> st
     Ids (and so file names) stay within `limit` characters: a longer one is cut at a
     hyphen and ends with a short hash of the whole name, so two long names still differ.
     A name with no Latin letters or digits (Hebrew, Greek, ...) gets `fallback` and such a
-    hash; without a fallback it is refused.
+    hash; without a fallback it is refused. An id YAML would not read as a string
+    ('null', '123') gets the fallback (or '-id') after it.
     """
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     text = re.sub(r"[^a-z0-9]+", "-", plain.lower().replace("'", "")).strip("-")
@@ -155,6 +157,10 @@ def slug(name: str, *, limit: int = ID_LIMIT, fallback: str | None = None) -> st
     if len(text) > limit:
         cut = text[:limit - len(_digest(name)) - 1]
         text = (cut.rsplit("-", 1)[0] if "-" in cut else cut) + "-" + _digest(name)
+    if not analysed_plain_ok(text, flow=True):
+        # 'null', 'true', '123', '1e5', 'on': YAML would read such an id as something other
+        # than a string wherever it is written plain, so it gets a word after it.
+        text = f"{text}-{fallback or 'id'}"
     return text
 
 

@@ -97,8 +97,16 @@ def _options(config: Config, paths: tuple[Path, ...], *, cache_dir: Path | None,
                         ignore=frozenset(config.ignore), progress=progress,
                         max_file_size=config.max_file_size, cache_dir=cache_dir,
                         excluded=config.is_excluded if config.exclude else None,
+                        excluded_by=_exclusion(config),
                         ignores=IgnoreSettings(config.per_file_ignores, config.source,
                                                config.matches))
+
+
+def _exclusion(config: Config) -> str:
+    """The exclusion as DM019 names it: the patterns and the file that sets them."""
+    patterns = ", ".join(repr(p) for p in config.exclude)
+    where = f" in {config.source.as_posix()}" if config.source else ""
+    return f"'exclude' ({patterns}){where}"
 
 
 class _ProgressBar:

@@ -53,11 +53,16 @@ class SourceDocument:
         self._read_text = read_text
         self._data = data
         self._read_data = read_data if data is None else None
+        # Builds the data again after let_go_of_data (None: the data is never let go).
+        self._reload: Callable[[], Any] | None = None
         self._kind = kind
         self._doc_id = doc_id
         # Stored memos (from the cache) and the keys used in this run.
         self.memos: dict[str, Any] = memos if memos is not None else {}
         self.memos_used: set[str] = set()
+        # Keys whose value was computed in this process or has passed its check: a memo
+        # read many times a run (a document's top-level fields) is checked once.
+        self._sound: set[str] = set()
         self.memos_changed = False
         # Read with the pure Python parser (libyaml refused it): positions come from it too.
         self.pure_parser = False
@@ -91,6 +96,18 @@ class SourceDocument:
             self._read_data = None
         return self._data
 
+    def let_go_of_data(self, reload: Callable[[], Any] | None = None) -> None:
+        """Drop the data until it is asked for again, when it can be built again: `reload`
+        builds it (and is kept for later calls). A large document's data is several
+        times its text; a check holds only the one it is working on."""
+        if reload is not None:
+            self._reload = reload
+        if self._reload is None or self._read_data is not None:
+            return
+        _ = self.kind, self.doc_id  # known without the data from now on
+        self._data = None
+        self._read_data = self._reload
+
     @property
     def data_loaded(self) -> bool:
         """Whether `data` is in memory (False while deferred)."""
@@ -122,11 +139,15 @@ class SourceDocument:
         self.memos_used.add(key)
         if key in self.memos:
             stored = self.memos[key]
+            if key in self._sound:
+                return stored  # type: ignore[no-any-return]
             if check is None or check(stored):
+                self._sound.add(key)
                 return stored  # type: ignore[no-any-return]
         value = compute(self)
         self.memos[key] = value
         self.memos_changed = True
+        self._sound.add(key)
         return value
 
     def read_as(self, data: Any) -> SourceDocument:

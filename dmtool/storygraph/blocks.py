@@ -18,16 +18,33 @@ class Blocks:
 
     def __init__(self, graph: StoryGraph) -> None:
         self._graph = graph
+        # The union of the blocks at each set of indexes asked for so far.
+        self._unions: dict[tuple[int, ...], frozenset[int]] = {}
 
     def around(self, node: Node) -> frozenset[int]:
         """Every entry of a block that also holds `node` (just `node` if none does)."""
-        found: set[int] = set()
-        for members in self._stage + list(self._finales.values()):
-            if node in members:
-                found |= members
-        if isinstance(node, int):
-            found.add(node)
-        return frozenset(found)
+        holding = self._holding.get(node, ())
+        found = self._unions.get(holding)
+        if found is None:
+            found = self._unions[holding] = frozenset().union(
+                *(self._blocks[index] for index in holding))
+        if isinstance(node, int) and node not in found:
+            return found | {node}
+        return found
+
+    @cached_property
+    def _blocks(self) -> list[set[int]]:
+        return self._stage + list(self._finales.values())
+
+    @cached_property
+    def _holding(self) -> dict[Node, tuple[int, ...]]:
+        """node -> the indexes of the blocks holding it (asked for every node: an index
+        instead of a scan of every block each time)."""
+        holding: dict[Node, list[int]] = {}
+        for index, members in enumerate(self._blocks):
+            for member in members:
+                holding.setdefault(member, []).append(index)
+        return {member: tuple(indexes) for member, indexes in holding.items()}
 
     def of_ending(self, letter: str) -> frozenset[int]:
         return frozenset(self._finales.get(letter, ()))

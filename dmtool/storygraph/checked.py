@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from dmtool.errors import UsageError
 from dmtool.loading import SourceDocument
-from dmtool.storygraph.rule import analysis_of
+from dmtool.storygraph.rule import analysis_of, keeping_analyses
 from dmtool.validation.cache import default_directory
 from dmtool.validation.pipeline import CheckOptions, CheckResult, check_and_load
 
@@ -46,7 +46,8 @@ def check_storybooks(paths: Sequence[Path], check: CheckOptions | None = None) -
 
     A path that holds no storybook and no problem is a usage error (exit code 2)."""
     options = check or CheckOptions(paths=tuple(paths), cache_dir=default_directory())
-    result = check_and_load(options)
+    with keeping_analyses():  # the analyses the check makes are the ones shown
+        result = check_and_load(options)
     storybooks = sorted(
         state.display
         for state in (result.session.files.values() if result.session is not None else ())

@@ -235,23 +235,52 @@ def _card_effects(corpus: Any) -> tuple[dict[str, tuple[int, int]], frozenset[st
     codas: set[str] = set()
     for kind in SENTIENCE_KINDS:
         for document in corpus.of_kind(kind):
-            data = document.data
-            if not isinstance(data, dict):
-                continue
-            changes: list[Any] = []
-            for name, body in _effects_in(data):
-                if name == "modify_sentience" and isinstance(body, dict):
-                    changes.append(body)
-                elif name == "gain_coda" and isinstance(body, str):
-                    codas.add(body)
-            if kind == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
-                changes.append(data["sentience"])
-            for change in changes:
-                for colour, amount in change.items():
-                    if _is_int(amount):
-                        pair = totals.setdefault(colour, [0, 0])
-                        pair[0 if amount > 0 else 1] += abs(amount)
+            changes, gained = _changes_of(document, kind)
+            codas.update(gained)
+            for colour, amount in changes:
+                pair = totals.setdefault(colour, [0, 0])
+                pair[0 if amount > 0 else 1] += abs(amount)
     return {colour: (up, down) for colour, (up, down) in totals.items()}, frozenset(codas)
+
+
+# A card's sentience changes are read from its data alone: remembered with the document
+# (every analysis reads every card of these kinds; unpacking each one every time costs
+# more than the rest of the context).
+_CHANGES_MEMO = "sentience-changes:1:"
+
+
+def _changes_of(document: Any, kind: str) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """((colour, amount) of each sentience change, coda cards gained) written on a card."""
+    memo = getattr(document, "memo", None)
+    if memo is None:
+        return _read_changes(document, kind)
+    return memo(_CHANGES_MEMO + kind,  # type: ignore[no-any-return]
+                lambda doc: _read_changes(doc, kind), _are_changes)
+
+
+def _read_changes(document: Any, kind: str) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    data = document.data
+    if not isinstance(data, dict):
+        return (), ()
+    changes: list[Any] = []
+    codas: list[str] = []
+    for name, body in _effects_in(data):
+        if name == "modify_sentience" and isinstance(body, dict):
+            changes.append(body)
+        elif name == "gain_coda" and isinstance(body, str):
+            codas.append(body)
+    if kind == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
+        changes.append(data["sentience"])
+    found = tuple((colour, amount) for change in changes for colour, amount in change.items()
+                  if isinstance(colour, str) and _is_int(amount))
+    return found, tuple(codas)
+
+
+def _are_changes(value: Any) -> bool:
+    return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
+            and all(type(c) is tuple and len(c) == 2 and type(c[0]) is str
+                    and type(c[1]) is int for c in value[0])
+            and type(value[1]) is tuple and all(type(n) is str for n in value[1]))
 
 
 def _effects_in(value: Any) -> Any:

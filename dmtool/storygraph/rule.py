@@ -22,6 +22,7 @@ import hashlib
 import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
@@ -48,8 +49,22 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
 MEMO = "storygraph:3:"
 # The analyses this process made, by storybook, with the corpus they were made in: `dmtool
 # graph` prints the summaries of the very analyses its check reported (not made twice).
+# Kept only inside keeping_analyses(): an analysis holds its whole storybook and graph, so
+# a plain check, which never asks again, would hold every book's at once (peak memory).
 _ANALYSED: weakref.WeakKeyDictionary[SourceDocument, tuple[weakref.ref[Corpus], Analysis]] = (
     weakref.WeakKeyDictionary())
+_keeping: list[bool] = [False]
+
+
+@contextmanager
+def keeping_analyses() -> Iterator[None]:
+    """Keep the analyses the rule makes meanwhile, for analysis_of."""
+    before = _keeping[0]
+    _keeping[0] = True
+    try:
+        yield
+    finally:
+        _keeping[0] = before
 _OWNER = "wanderer-field:1"
 
 
@@ -101,7 +116,9 @@ class _Memo:
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:
-            return _analyse(self._corpus, book, wanderer)[0]
+            found = _analyse(self._corpus, book, wanderer)[0]
+            book.let_go_of_data()
+            return found
         by_documents = f"{MEMO}{wanderer}:{self._membership}"
         stored = book.memos.get(by_documents)
         if stored is not None and self._current(stored):
@@ -118,6 +135,7 @@ class _Memo:
         book.memos[by_documents] = (self._known(built.recording.read - {book.display}), packed)
         book.memos_used.add(by_documents)
         book.memos_changed = True
+        book.let_go_of_data()  # a large book's data, built again for its analysis: not kept
         return [unpack(p) for p in packed]
 
     def _known(self, names: set[str]) -> tuple[tuple[str, str | None], ...]:
@@ -155,7 +173,8 @@ class _Context:
 
         storybook = Storybook.from_document(document)
         analysis = analyse(storybook, self.context)
-        _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
+        if _keeping[0]:
+            _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
         found = analysis.diagnostics
         # An ending left out (DM258 names it) leaves its finale's entries without a root.
         if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
@@ -165,18 +184,33 @@ class _Context:
 
 def _plain_values(value: Any) -> Any:
     """The context as plain values: a place in a document stands as (path, parts)."""
+    cls = value.__class__
+    # The plain data of the context first, by exact type (most of it: effects and their
+    # bodies); the generic tests below are much slower and give the same values for these.
+    if cls is dict:
+        return tuple((key, _plain_values(item)) for key, item in value.items())
+    if cls is list or cls is tuple:
+        return tuple(_plain_values(item) for item in value)
+    if cls is str or cls is int or value is None or cls is bool or cls is float:
+        return value
     from dmtool.storygraph.context import Place
 
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,
-                tuple(_plain_values(getattr(value, f.name)) for f in dataclasses.fields(value)))
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(value))
+        return (cls.__name__, tuple(_plain_values(getattr(value, name)) for name in names))
     if isinstance(value, Mapping):
         return tuple((key, _plain_values(item)) for key, item in value.items())
     if isinstance(value, list | tuple):
         return tuple(_plain_values(item) for item in value)
     return value
+
+
+# The field names of each dataclass met in a context (dataclasses.fields is slow).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
@@ -187,7 +221,8 @@ def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
         wanderer = _owner(document)
         if wanderer is None:
             return None
-        _Context(corpus, wanderer).analyse(document)
+        with keeping_analyses():
+            _Context(corpus, wanderer).analyse(document)
         made = _ANALYSED[document]
     return made[1]
 
@@ -198,6 +233,12 @@ def _analyse(corpus: Corpus, document: SourceDocument,
     built = _Context(corpus, wanderer)
     found, _ = built.analyse(document)
     return found, built.recording.read - {document.display}
+
+
+def remember(document: SourceDocument) -> None:
+    """A storybook's wanderer, memoised (see rules/__init__.py)."""
+    if document.kind == "storybook":
+        _owner(document)
 
 
 def _owner(document: SourceDocument) -> str | None:
@@ -242,9 +283,16 @@ class ContextView:
         self._corpus = corpus
         self._wanderer = wanderer
         self.incomplete = False
+        # The context asks for some kinds many times (every card kind, once per analysis);
+        # the corpus does not change while a view lives, so each kind is read once.
+        self._kinds: dict[str, list[SourceDocument]] = {}
 
     def of_kind(self, kind: str) -> list[SourceDocument]:
-        return [self._as_mine(document, kind) for document in self._corpus.readable(kind)]
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = [self._as_mine(document, kind)
+                                         for document in self._corpus.readable(kind)]
+        return found
 
     @property
     def documents(self) -> list[SourceDocument]:
@@ -253,7 +301,10 @@ class ContextView:
 
     def _as_mine(self, document: SourceDocument, kind: str) -> SourceDocument:
         """The document, read as this wanderer's when its wanderer cannot be read."""
-        mine = kind == "round-trackers" or document.data.get("wanderer") == self._wanderer
+        # Whose it is, from the document's top-level fields (a memo): a card of another
+        # wanderer is not unpacked to be told apart.
+        mine = (kind == "round-trackers"
+                or self._corpus.top_fields(document).get("wanderer") == self._wanderer)
         read = document
         if not mine and self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
             read, mine = document.read_as({**document.data, "wanderer": self._wanderer}), True

@@ -24,7 +24,7 @@ from dmtool.validation.facts import (
     facts_of,
     walker_for,
 )
-from dmtool.validation.references import ReferenceWalker
+from dmtool.validation.references import Reference, ReferenceWalker
 
 # Referable things that live as items of a list inside another kind's document:
 # referred kind -> (containing kind, list key); each item carries an `id`.
@@ -52,6 +52,11 @@ def _are_top_fields(value: Any) -> bool:
         for k, v in value.items())
 
 
+def top_fields_of(document: SourceDocument) -> dict[str, Any]:
+    """Corpus.top_fields, for a document not yet in a corpus."""
+    return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+
+
 @dataclass
 class Corpus:
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
@@ -68,6 +73,7 @@ class Corpus:
     partial: list[SourceDocument] = field(default_factory=list)
     checked: frozenset[str] | None = None
     _facts: dict[int, DocumentFacts] = field(default_factory=dict)
+    _top_refs: dict[int, dict[str | int, list[Reference]]] = field(default_factory=dict)
     _by_kind: dict[str, list[SourceDocument]] | None = None
     _partial_by_kind: dict[str, list[SourceDocument]] | None = None
     _by_id: dict[tuple[str, str], SourceDocument] | None = None
@@ -208,7 +214,7 @@ class Corpus:
     def top_fields(self, document: SourceDocument) -> dict[str, Any]:
         """A document's top-level scalar members (remembered with it: no need to unpack a
         large document again to filter on them). Lists and mappings stand as CONTAINER."""
-        return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
+        return top_fields_of(document)
 
     def reads_as(self, document: SourceDocument, key: str, wanted: Any) -> bool | None:
         """Whether a document's top-level `key` says `wanted`: None when it cannot be told.
@@ -222,14 +228,26 @@ class Corpus:
         if value == wanted:
             return True
         facts = self.facts(document)
-        if any(ref.path == (key,) and ref.value == value
-               and not any(value in self.defined(k) for k in ref.kinds)
-               for ref in facts.references):
+        if any(ref.value == value and not any(value in self.defined(k) for k in ref.kinds)
+               for ref in self._top_references(document, facts).get(key, ())):
             return None
         if facts.standing is not Standing.TRUSTED and (
                 key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None
         return False
+
+    def _top_references(self, document: SourceDocument,
+                        facts: DocumentFacts) -> dict[str | int, list[Reference]]:
+        """A document's references written at its top level, by key (reads_as is asked
+        for every document of a counted kind, once per manifest line)."""
+        found = self._top_refs.get(id(document))
+        if found is None:
+            found = {}
+            for ref in facts.references:
+                if len(ref.path) == 1:
+                    found.setdefault(ref.path[0], []).append(ref)
+            self._top_refs[id(document)] = found
+        return found
 
     def kinds(self) -> Iterator[str]:
         if self._by_kind is None:

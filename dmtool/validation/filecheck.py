@@ -8,6 +8,7 @@ diagnostics: cacheable by content) from what depends on the file system around i
 from __future__ import annotations
 
 import marshal
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,13 +165,22 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
             value = None
         if value is not None and is_json(value):
             return value
-        reloaded = load_text(text(), path=path, display=name).document
-        return reloaded.data if reloaded is not None else {}
+        return reparsed_data(path, name, max_file_size)
 
     document = SourceDocument(path, name, modeline=record.modeline, read_text=text,
                               read_data=data, kind=record.kind, doc_id=record.doc_id,
                               memos=record.memos)
+    if blob is None:
+        document.let_go_of_data(data)  # a large book's data is not kept once analysed
     return FileResult(diagnostics, document, record.modeline_line)
+
+
+def reparsed_data(path: Path, name: str, max_file_size: int | None) -> Any:
+    """A document's data parsed again from its file (for a document whose data was not
+    kept: a large file's, see pipeline.py)."""
+    text = read_text(path, name, max_bytes=max_file_size or MAX_BYTES)[0] or ""
+    reloaded = load_text(text, path=path, display=name).document
+    return reloaded.data if reloaded is not None else {}
 
 
 def is_json(value: Any) -> bool:
@@ -229,7 +239,8 @@ def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagno
         return [diagnose("DM016", where,
                          f"the modeline names schema '{Path(modeline).name}' but the document is "
                          f"of kind '{kind}', whose schema is '{expected}'")]
-    if "://" not in modeline and not (document.path.parent / modeline).is_file():
+    if "://" not in modeline and not os.path.isfile(
+            os.path.join(os.path.dirname(document.path), modeline)):
         return [diagnose("DM018", where,
                          f"the modeline's schema path '{modeline}' does not exist relative to "
                          "this file")]

@@ -23,7 +23,7 @@ RACY_NS = 3_000_000_000
 Stat = tuple[int, int, int, int, int, int]
 
 
-def stat_of(path: Path) -> Stat | None:
+def stat_of(path: Path | str) -> Stat | None:
     """(size, mtime, ctime, inode, device, mode) of what `path` points to, or None."""
     try:
         info = os.stat(path)
@@ -56,7 +56,7 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     """
     hasher = hashlib.blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
-    for path in sorted(package.rglob("*.py")):
+    for path in _python_files(str(package)):
         hasher.update(f"{path}:{stat_of(path)};".encode())
     for path in sorted(schema_dir.glob("*.json")):
         try:
@@ -64,3 +64,13 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
         except OSError:
             hasher.update(f"{path.name}:unreadable".encode())
     return hasher.hexdigest()
+
+
+def _python_files(top: str) -> list[str]:
+    """Every .py file under `top`, sorted (plain strings: this runs on every check, and
+    path objects cost more than the stat calls themselves)."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(top):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        found += [os.path.join(folder, name) for name in files if name.endswith(".py")]
+    return sorted(found)

@@ -36,12 +36,17 @@ from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, f
 
 # Rule findings still reported inside a document that failed its schema or did not parse.
 OWN_CODES = frozenset({"DM202"})
+# Results of texts an edited file held a moment ago, kept for an edit that comes back to
+# one of them (an undo); only for texts up to this many characters (a large book's data
+# is large).
+RECENT_RESULTS = 8
+RECENT_TEXT_LIMIT = 2 * 1024 * 1024
 
 
 def display_path(path: Path) -> str:
     """Paths as the user reads them: relative to the working directory when inside it."""
-    absolute = os.path.abspath(path)
     cwd = os.getcwd()
+    absolute = os.path.normpath(os.path.join(cwd, path))  # abspath, without a second getcwd
     if absolute == cwd or absolute.startswith(cwd + os.sep):
         return Path(os.path.relpath(absolute, cwd)).as_posix()
     return Path(absolute).as_posix()
@@ -74,6 +79,11 @@ class CheckSession:
     # Diagnostics that belong to no file (a path that does not exist, for instance).
     problems: list[Diagnostic] = field(default_factory=list)
     corpus: Corpus | None = None
+    # (display name, digest, length) of the text each edited file was last given by update.
+    _buffers: dict[Path, tuple[str, str, int]] = field(default_factory=dict, repr=False)
+    # Results of texts edited files held a moment ago, oldest first (see update).
+    _recent: dict[tuple[Path, tuple[str, str, int]], FileResult] = field(
+        default_factory=dict, repr=False)
 
     # -- filling the session
 
@@ -107,21 +117,39 @@ class CheckSession:
         self.put(path, name, result)
 
     def update(self, path: Path, text: str) -> None:
-        """Check `path` as if it held `text` (an editor's buffer); nothing is read from disk."""
+        """Check `path` as if it held `text` (an editor's buffer); nothing is read from disk.
+
+        A text the file was given a moment ago (an undo, an edit put back) is not checked
+        again: its earlier result comes back with its memos, so the rules reuse what they
+        derived from it (a result depends only on the text, the path and the schemas).
+        """
         name = display_path(path)
-        result = check_text(text, path, name, self.schemas)
-        if result.document is not None:
-            result.document.content_key = digest(text.encode("utf-8", "surrogatepass"))
+        text_key = (name, digest(text.encode("utf-8", "surrogatepass")), len(text))
+        current = self._buffers.get(path)
+        if current == text_key and path in self.files:
+            return  # the same text again: nothing changed
+        result = self._recent.pop((path, text_key), None)
+        if result is None:
+            result = check_text(text, path, name, self.schemas)
+            if result.document is not None:
+                result.document.content_key = text_key[1]
+        if current is not None and path in self.files and current[2] <= RECENT_TEXT_LIMIT:
+            self._recent[(path, current)] = self.files[path].result
+            while len(self._recent) > RECENT_RESULTS:
+                del self._recent[next(iter(self._recent))]
         self.put(path, name, result)
+        self._buffers[path] = text_key
 
     def remove(self, path: Path) -> None:
         """Forget a file (it was deleted or closed)."""
+        self._buffers.pop(path, None)
         if self.files.pop(path, None) is not None:
             self.corpus = None
 
     def put(self, path: Path, name: str, result: FileResult,
             modeline: list[Diagnostic] | None = None) -> None:
         """Install a checked file (the pipeline uses this for files rebuilt from the cache)."""
+        self._buffers.pop(path, None)
         self.files[path] = FileState(path, name, result, modeline)
         self.corpus = None
 

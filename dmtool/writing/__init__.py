@@ -8,7 +8,8 @@ Every command that writes goes through here (see status-writers.md for the API):
   new's edits, campaign state); refused if the file changed meanwhile;
 - `replace_folder(out, build, marker=...)`: a whole built folder (the site);
 - `check_writable(path)`: fail before long work rather than after it;
-- `exclusive(path)`: a lock held across read-change-write.
+- `exclusive(path)`: a lock held across read-change-write;
+- `sweep_leftovers()`: at the start of a command that writes, tidy after killed runs.
 
 Refusals raise `WriteRefused`, system errors `WriteFailed` (both UsageError: one line,
 exit code 2). What is refused is in `dmtool.writing.guard`.
@@ -28,6 +29,7 @@ from dmtool.writing.files import (
 )
 from dmtool.writing.folders import Marker, check_folder, replace_folder
 from dmtool.writing.lock import exclusive
+from dmtool.writing.temporaries import sweep_leftovers
 
 __all__ = [
     "AlreadyExists",
@@ -42,6 +44,7 @@ __all__ = [
     "exclusive",
     "replace_folder",
     "rewrite_file",
+    "sweep_leftovers",
     "write_failed",
     "write_report",
 ]

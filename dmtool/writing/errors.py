@@ -15,6 +15,8 @@ _REASONS = {
     errno.EACCES: "permission denied; choose a folder you may write to",
     errno.EPERM: "the operation is not permitted there; choose a folder you may write to",
     errno.ENOTDIR: "a part of the path is a file, not a folder",
+    # Raised by making a folder where a file already is (a new file's name is checked first).
+    errno.EEXIST: "a part of the path is a file, not a folder",
     errno.EISDIR: "it is a folder, not a file",
     errno.ENOSPC: "no space left on the device; free some space and run again",
     errno.EDQUOT: "the disk quota is exhausted; free some space and run again",

@@ -4,7 +4,8 @@ Four operations, one per reason a command writes a file:
 
 - `write_report`: a report or drawing (check -o, graph -o, balance reports): never over a
   YAML file or a project file, never into version control, docs/ or schemas/;
-- `create_file`: a new file (new, witness fixtures): refused if anything is there;
+- `create_file`: a new file (new, witness fixtures): refused if anything is there (a link
+  to a missing file creates that file);
 - `rewrite_file`: a new version of a file the command has just read (fmt, new's edits,
   play's campaign state): refused unless the file still holds exactly what was read;
 - `check_writable`: before long work, fail now rather than lose the work later.
@@ -63,8 +64,11 @@ def write_report(path: Path, data: str | bytes, *, content_roots: Iterable[Path]
 def check_report_path(path: Path, *, content_roots: Iterable[Path] = ()) -> Path:
     """Raise WriteRefused now if `write_report` would refuse `path`; returns its real path."""
     target = real(path)
-    why = "it is a folder" if target.is_dir() else (
-        project_reason(target) or content_reason(target, content_roots))
+    try:
+        why = "it is a folder" if target.is_dir() else (
+            project_reason(target) or content_reason(target, content_roots))
+    except OSError as exc:  # a name too long, a loop of links: the path cannot be used
+        raise write_failed(path, exc, doing="use") from None
     if why:
         raise WriteRefused(f"will not write the report to {path.as_posix()}: {why}; "
                            "choose another file name")
@@ -77,7 +81,8 @@ def create_file(path: Path, data: str | bytes) -> None:
     why = project_reason(target)
     if why:
         raise WriteRefused(f"will not create {path.as_posix()}: {why}")
-    if os.path.lexists(path) or os.path.lexists(target):
+    # A link whose target is missing is written through: the target is created.
+    if os.path.lexists(target) or (os.path.lexists(path) and not os.path.islink(path)):
         raise AlreadyExists(f"{path.as_posix()} already exists; dmtool never replaces it")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -111,7 +116,10 @@ def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
 def check_writable(path: Path) -> None:
     """Fail now (WriteRefused, WriteFailed) if a file could not be written at `path` later."""
     target = real(path)
-    why = "it is a folder" if target.is_dir() else project_reason(target)
+    try:
+        why = "it is a folder" if target.is_dir() else project_reason(target)
+    except OSError as exc:
+        raise write_failed(path, exc, doing="use") from None
     if why:
         raise WriteRefused(f"will not write {path.as_posix()}: {why}")
     try:

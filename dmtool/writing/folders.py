@@ -70,6 +70,13 @@ def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, for
 
 def check_folder(out: Path, *, marker: Marker, force: bool = False, keep: Iterable[Path] = ()) -> None:
     """Raise WriteRefused unless `out` may be replaced by a new build (see the module doc)."""
+    try:
+        _check_folder(out, marker=marker, force=force, keep=tuple(keep))
+    except OSError as exc:  # a name too long, a loop of links: the path cannot be used
+        raise write_failed(out, exc, doing="use") from None
+
+
+def _check_folder(out: Path, *, marker: Marker, force: bool, keep: tuple[Path, ...]) -> None:
     shown = out.as_posix()
     if out.is_symlink():
         raise WriteRefused(f"{shown} is a symbolic link; give the folder itself with -o")

@@ -27,12 +27,32 @@ def exclusive(path: Path) -> Iterator[None]:
     folder = real(path).parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder, os.O_RDONLY)
+        fd = _lock(folder)
     except OSError as exc:
         raise write_failed(path, exc, doing="lock") from None
     try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing drops the lock
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the existing `folder` (OSError if it cannot be opened)."""
+    fd = _lock(folder)
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _lock(folder: Path) -> int:
+    """An open descriptor of `folder` holding its exclusive lock (waits for it)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd

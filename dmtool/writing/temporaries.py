@@ -22,6 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from dmtool.writing.lock import folder_lock
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no sweeping, temporaries are still removed
@@ -31,6 +33,7 @@ STATE_ENV = "DMTOOL_STATE_DIR"
 PREFIX = ".dmtool-"
 FOLDER_MARKER = ".dmtool-temporary"
 _SUFFIX = ".pending"
+_STARTING = ".new"
 
 
 def state_dir() -> Path:
@@ -58,14 +61,17 @@ class Journal:
 
     def _open(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        sweep(folder)
-        # Locked under a name sweepers ignore, then renamed: never visible unlocked.
-        fresh = folder / f"{self.token}.new"
-        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        self.path = folder / f"{self.token}{_SUFFIX}"
-        os.replace(fresh, self.path)
+        # Journals are started and swept under the folder's lock, one process at a time.
+        with folder_lock(folder):
+            sweep(folder)
+            # Locked under a name sweepers take for a dead start, then renamed: never
+            # visible unlocked. The folder's lock keeps sweepers away meanwhile.
+            fresh = folder / f"{self.token}{_STARTING}"
+            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            self.path = folder / f"{self.token}{_SUFFIX}"
+            os.replace(fresh, self.path)
         self._fd = fd
 
     def name(self, suffix: str) -> str:
@@ -104,12 +110,29 @@ def journal() -> Journal:
     return Journal()
 
 
+def sweep_leftovers() -> None:
+    """Tidy after writers that were killed, without starting a journal of our own.
+
+    Run at every start of the command line, so that the next dmtool tidies even when it
+    writes nothing itself (a refused `new`, a `check` without -o). Never fails.
+    """
+    folder = state_dir() / "pending"
+    if fcntl is None or not folder.is_dir():
+        return
+    with contextlib.suppress(OSError), folder_lock(folder):
+        sweep(folder)
+
+
 def sweep(folder: Path) -> None:
-    """Tidy after every journal in `folder` whose writer has gone."""
+    """Tidy after every journal in `folder` whose writer has gone.
+
+    Called with the folder's lock held (as `Journal` does), a journal still under its
+    starting name belongs to a writer killed while starting it; it lists nothing yet.
+    """
     if fcntl is None:
         return
     try:
-        names = [n for n in os.listdir(folder) if n.endswith(_SUFFIX)]
+        names = [n for n in os.listdir(folder) if n.endswith((_SUFFIX, _STARTING))]
     except OSError:
         return
     for name in names:
@@ -124,7 +147,7 @@ def sweep(folder: Path) -> None:
             os.close(fd)
             continue  # its writer is alive
         try:
-            _undo(_entries(path), name.removesuffix(_SUFFIX))
+            _undo(_entries(path), name.removesuffix(_SUFFIX).removesuffix(_STARTING))
             path.unlink(missing_ok=True)
         except OSError:
             pass

@@ -114,8 +114,10 @@ CODES: tuple[CodeInfo, ...] = (
              '# yaml-language-server: $schema=../schemas/devour-card.schema.json\n',
              fixed='# yaml-language-server: $schema=../../../schemas/devour-card.schema.json\n'),
     CodeInfo("DM019", "no-content-files", "No content files found", W,
-             "The paths given contain no YAML files to check.", '(a folder with no YAML file in it)',
-                                                                fixed='(the folder holding the content files, e.g. content/)'),
+             "The paths given contain no YAML files to check, or every one of them is "
+             "excluded by the configuration's 'exclude' patterns; with --strict the run fails.",
+             '(a folder with no YAML file in it)',
+             fixed='(the folder holding the content files, e.g. content/)'),
     CodeInfo("DM021", "suppression-without-reason", "Suppression without a reason", W,
              "A '# dmtool: ignore[CODES]' comment (or a per-file ignore in the configuration) "
              "says which findings to silence but not why. It still silences them; write the "

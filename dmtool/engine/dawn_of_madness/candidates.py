@@ -216,9 +216,11 @@ class Menu:
         proof from the first refusals the checks make (most candidates tested in a decision
         are refused for these few reasons). False proves nothing; the check has the last
         word, so skipping a hopeless candidate never changes which legal one is found."""
-        if self.blocked(slot):
-            return True
-        if SECTIONS[slot.section].kind == "existence":  # `_existence` in action_checks
+        return self.blocked(slot) or self.hopeless_item(slot, item)
+
+    def hopeless_item(self, slot: Slot, item: Any) -> bool:
+        """`hopeless` for a candidate of a slot already known not to be `blocked`."""
+        if KINDS[slot.section] == "existence":  # `_existence` in action_checks
             price = self.catalog.existence_cards.get(item, {}).get("cost", 0)
             return bool(self.state.wanderers[slot.wanderer].existence < price)
         return False

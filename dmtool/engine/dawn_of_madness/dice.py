@@ -40,12 +40,15 @@ class SeededDice:
            why: str) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for colour in COLOURS:
-            faces: list[str] = []
-            for _ in range(counts.get(colour, 0)):
+            n = counts.get(colour, 0)
+            if n <= 0:
+                continue
+            faces = FACES[colour]
+            rolled: list[str] = []
+            for _ in range(n):
                 state.rng, face = rng.below(state.rng, 6)
-                faces.append(FACES[colour][face])
-            if faces:
-                out[colour] = faces
+                rolled.append(faces[face])
+            out[colour] = rolled
         return out
 
     def d16(self, state: GameState, who: str, why: str) -> int:

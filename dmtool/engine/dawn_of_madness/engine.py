@@ -27,6 +27,7 @@ from dmtool.engine.dawn_of_madness.effects import board, flow, monster, wanderer
 from dmtool.engine.dawn_of_madness.errors import Reject
 from dmtool.engine.dawn_of_madness.finale import wrap_up
 from dmtool.engine.dawn_of_madness.perform import perform
+from dmtool.engine.dawn_of_madness.plans import Plan
 from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.turns import active_characters
@@ -36,7 +37,7 @@ SYSTEM_STEPS = frozenset(SYSTEM_ACTIONS)
 
 def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,
           dice: DiceSource, policy: Policy, in_place: bool = False,
-          step: int | None = None) -> Applied | Rejected:
+          step: int | None = None, checked: Plan | None = None) -> Applied | Rejected:
     """Resolve one action on a private copy of `state`; the given state is never changed.
 
     Dice and policy are asked as the rules need them; a rejection leaves no trace in the
@@ -44,6 +45,8 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
     `in_place` skips the copy for callers that never look at the old state again (a game
     loop that treats any rejection as fatal): the state is then changed, even if rejected.
     `step` tags every event with a game loop's step number (see `Context.step`).
+    `checked` is the plan a legality check just made for this very action on this very
+    state (see `Legality.passed`): the checks are not made twice.
     """
     try:
         if not isinstance(action, Action):
@@ -53,7 +56,7 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
         if action.kind in SYSTEM_STEPS:
             RULES.steps[action.kind](ctx, action)
         else:
-            plan = check(work, catalog, action)
+            plan = checked if checked is not None else check(work, catalog, action)
             perform(ctx, work.wanderers[action.wanderer or ""], plan)
         # However the wanderer stage ended, its end (the abomination's back) follows at once.
         wrap_up(ctx)
@@ -72,11 +75,12 @@ class Legality:
     """`is_legal` for the many candidates of one decision: the checks on who acts (stage,
     phase, turn) are made once per wanderer, not once per candidate."""
 
-    __slots__ = ("active", "actors", "catalog", "state")
+    __slots__ = ("active", "actors", "catalog", "passed", "state")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog, self.active = state, catalog, active
         self.actors: dict[str | None, Wanderer | Reject] = {}
+        self.passed: tuple[Action, Plan] | None = None  # the last action found legal
 
     def __call__(self, action: Action) -> bool:
         w = self.actors.get(action.wanderer)
@@ -85,7 +89,11 @@ class Legality:
                                                                self.active)
         if isinstance(w, Reject):
             return False
-        return not isinstance(wanderer_verdict(self.state, self.catalog, w, action), Reject)
+        found = wanderer_verdict(self.state, self.catalog, w, action)
+        if isinstance(found, Reject):
+            return False
+        self.passed = (action, found)
+        return True
 
 
 def legal_actions(state: GameState, catalog: Catalog) -> list[Action]:

@@ -62,6 +62,20 @@ def in_range(ctx: Ctx, m: Monster, within: int | None = None) -> list[Wanderer]:
     return found
 
 
+def any_in_range(ctx: Ctx, m: Monster, within: int | None) -> bool:
+    """Whether `in_range` would find anyone (without listing them: asked for every action
+    a monster considers)."""
+    row = ctx.catalog.board.distances(m.shard)
+    frame = ctx.frame
+    summoned = frame.wanderer if frame.summoned else None
+    for w in ctx.state.wanderers.values():
+        if w.shard is not None and (w.alive or w.id == summoned):
+            d = row.get(w.shard)
+            if d is not None and (within is None or d <= within):
+                return True
+    return False
+
+
 def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
                within: int | None = None) -> list[Wanderer]:
     """The wanderers the monster would target (several when they are equally good)."""
@@ -103,7 +117,7 @@ def feasible(ctx: Ctx, m: Monster, targets: Targeting) -> bool:
 
 def _has_target(ctx: Ctx, m: Monster, name: str, value: Any) -> bool:
     if name in ("monster_attack", "monster_drain"):
-        return bool(in_range(ctx, m, value.get("range", 0)))
+        return any_in_range(ctx, m, value.get("range", 0))
     if name == "monster_move":
         found = candidates(ctx, m, value.get("toward", "nearest_wanderer"))
         row = ctx.catalog.board.distances(m.shard)

@@ -95,13 +95,15 @@ def _offers(ctx: Ctx, w: Wanderer, pool: Pool) -> list[str]:
     offers: list[str] = []
     stored = w.domains
     if pool.kind != "respawn" and stored and any(
-            (stored.get((c, "hand"), 0) or stored.get((c, "sphere"), 0))
-            and any(colour == c for colour, _ in pool.dice) for c in COLOURS):
+            stored.get((c, "hand"), 0) or stored.get((c, "sphere"), 0)
+            for c in {colour for colour, _ in pool.dice}):
         offers.append("reroll")
-    if any(o.alive and o.id != w.id and o.domains and any(
-            o.domains.get((c, "skull"), 0) or o.domains.get((c, "sphere"), 0) for c in COLOURS)
-           for o in ctx.state.wanderers.values()):
-        offers.append("skull")
+    for o in ctx.state.wanderers.values():
+        held = o.domains
+        if held and o.alive and o.id != w.id and any(
+                held.get((c, "skull"), 0) or held.get((c, "sphere"), 0) for c in COLOURS):
+            offers.append("skull")
+            break
     if pool.kind == "release" and w.mc > 0 and not ctx.frozen(w):
         offers.append("extra_die")
     if pool.kind == "confront" and pool.coda_used is None and _fresh_codas(w):

@@ -5,6 +5,9 @@ rule module; they are found automatically, so adding a rule never edits a shared
 Rules that live in a higher layer (the story graph analyses, the scenario fixture checks)
 are registered here by that layer (`register_rule`, see dmtool.commands.rules): this
 package never imports them.
+A rule may also have a `remember(document)`: it computes the memos the rule derives from
+one document alone, called while a large document's data is in hand (the check packs
+that data away afterwards, see pipeline.py).
 """
 
 from __future__ import annotations
@@ -14,24 +17,31 @@ import pkgutil
 from collections.abc import Callable, Iterable
 
 from dmtool.diagnostics import Diagnostic
+from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 
 RuleCheck = Callable[[Corpus], Iterable[Diagnostic]]
+Remember = Callable[[SourceDocument], object]
 
 # Rules registered by higher layers, by name (a name shared with a rule module is refused).
 _REGISTERED: dict[str, RuleCheck] = {}
+_REGISTERED_MEMOS: dict[str, Remember] = {}
 
 
-def register_rule(name: str, check: RuleCheck) -> None:
-    """Run `check` as a rule of every check from now on (registering it again is harmless)."""
-    if _module_rules().get(name, check) is not check:
+def register_rule(name: str, check: RuleCheck, remember: Remember | None = None) -> None:
+    """Run `check` as a rule of every check from now on (registering it again is harmless);
+    `remember`, if given, is the rule's per-document memos (see the module docstring)."""
+    if _module_rules().get(name, (check, None))[0] is not check:
         raise ValueError(f"a rule module named {name!r} already exists")
     _REGISTERED[name] = check
+    if remember is not None:
+        _REGISTERED_MEMOS[name] = remember
 
 
 def rule_checks() -> list[tuple[str, RuleCheck]]:
     """(name, check function) for every rule module and registered rule, in name order."""
-    return sorted({**_module_rules(), **_REGISTERED}.items(), key=lambda item: item[0])
+    checks = {name: check for name, (check, _) in _module_rules().items()}
+    return sorted({**checks, **_REGISTERED}.items(), key=lambda item: item[0])
 
 
 def rule_names() -> list[str]:
@@ -40,11 +50,20 @@ def rule_names() -> list[str]:
     return sorted({info.name for info in pkgutil.iter_modules(__path__)} | set(_REGISTERED))
 
 
-def _module_rules() -> dict[str, RuleCheck]:
-    found: dict[str, RuleCheck] = {}
+def document_memos() -> list[Remember]:
+    """Every rule's `remember(document)`, in name order."""
+    found = {name: remember for name, (_, remember) in _module_rules().items()
+             if remember is not None}
+    return [remember for _, remember in sorted({**found, **_REGISTERED_MEMOS}.items(),
+                                               key=lambda item: item[0])]
+
+
+def _module_rules() -> dict[str, tuple[RuleCheck, Remember | None]]:
+    found: dict[str, tuple[RuleCheck, Remember | None]] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         check = getattr(module, "check", None)
         if callable(check):
-            found[info.name] = check
+            remember = getattr(module, "remember", None)
+            found[info.name] = (check, remember if callable(remember) else None)
     return found

@@ -49,6 +49,11 @@ def prose_diagnostics(documents: list[SourceDocument]) -> list[Diagnostic]:
     return found
 
 
+def remember(document: SourceDocument) -> None:
+    """The document's findings, memoised (see rules/__init__.py)."""
+    document.memo(MEMO, _packed, are_packed)
+
+
 def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
     return tuple(pack(d) for d in _document_prose(document))
 

@@ -36,6 +36,11 @@ class TrackedDocument:
         self._read.add(self._document.display)
         return self._document.text
 
+    def memo(self, *args: Any, **kwargs: Any) -> Any:
+        # A memo is derived from the document's contents: using it is reading them.
+        self._read.add(self._document.display)
+        return self._document.memo(*args, **kwargs)
+
     def locate(self, *args: Any, **kwargs: Any) -> Any:
         self._read.add(self._document.display)
         self._located.add(self._document.display)

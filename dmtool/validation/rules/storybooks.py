@@ -29,6 +29,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
     yield from _entry_kinds(corpus)
 
 
+def remember(document: SourceDocument) -> None:
+    """A storybook's facts, memoised (see rules/__init__.py)."""
+    if document.kind == "storybook":
+        facts(document)
+
+
 def facts(book: SourceDocument) -> Facts:
     """What the rules need of a storybook, memoised with its content."""
     return book.memo(MEMO, _extract, _are_facts)

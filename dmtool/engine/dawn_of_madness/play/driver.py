@@ -15,6 +15,7 @@ from dmtool.engine.dawn_of_madness.context import Event
 from dmtool.engine.dawn_of_madness.dice import SeededDice
 from dmtool.engine.dawn_of_madness.engine import Applied, Legality, apply
 from dmtool.engine.dawn_of_madness.errors import EngineFault
+from dmtool.engine.dawn_of_madness.plans import Plan
 from dmtool.engine.dawn_of_madness.play.newgame import (
     NewGame,
     board_catalog,
@@ -53,24 +54,32 @@ class GameResult:
 
 def next_action(state: GameState, catalog: Catalog, chooser: Player) -> Action:
     """The system step due now, or the automatic players' pick of a legal action."""
+    return decide(state, catalog, chooser)[0]
+
+
+def decide(state: GameState, catalog: Catalog, chooser: Player) -> tuple[Action, Plan | None]:
+    """`next_action`, with the plan its legality check made for a wanderer's action (None
+    when there is none to reuse)."""
     if state.stage == "wanderer" and state.outcome == "won":
-        return Action("start_finale", None, {})
+        return Action("start_finale", None, {}), None
     if state.phase == "event":
-        return Action("event_phase", None, {})
+        return Action("event_phase", None, {}), None
     if state.phase == "refresh":
-        return Action("refresh", None, {})
+        return Action("refresh", None, {}), None
     active = active_characters(state)
     if not active:
         raise EngineFault(f"nothing can act in the {state.phase} phase")
     menu = Menu(state, catalog, active)
     monsters = menu.activations
     if monsters:  # a tie among monsters on the track: the players pick which acts
-        return monsters[0] if len(monsters) == 1 else chooser.action(monsters)
+        return (monsters[0] if len(monsters) == 1 else chooser.action(monsters)), None
     legal = Legality(state, catalog, active)
-
     if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`
-        return chooser.choose_from(state, catalog, menu, legal)  # type: ignore[attr-defined]
-    return chooser.choose(state, catalog, menu.actions(), legal)
+        action = chooser.choose_from(state, catalog, menu, legal)  # type: ignore[attr-defined]
+    else:
+        action = chooser.choose(state, catalog, menu.actions(), legal)
+    passed = legal.passed  # reused only if it is the very action chosen
+    return action, passed[1] if passed is not None and passed[0] is action else None
 
 
 def play(base: Catalog, game: NewGame, *, policy: str = "random",
@@ -96,11 +105,12 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
                                         "devour": game.devour})
     action: Action | None = start
     for count in range(1, MAX_STEPS + 1):
+        plan = None
         if action is None:
-            action = next_action(state, catalog, chooser)
+            action, plan = decide(state, catalog, chooser)
         recorder.answers = []
         done = apply(state, catalog, action, dice=dice, policy=answering,
-                     in_place=not keep_states, step=count)
+                     in_place=not keep_states, step=count, checked=plan)
         if not isinstance(done, Applied):
             raise EngineFault(f"the engine refused its own legal action {action.to_dict()}: "
                               f"{done.code} ({done.message})")

@@ -21,6 +21,8 @@ KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "exi
               "domain": 50, "search": 45, "component": 30, "move": 20, "trade": -5,
               "pass": 0}
 YES = ("defend", "spend_domains", "discard_cards", "may")
+FIRST_OPTION = frozenset({"target", "respawn_order", "monster_step", "order",
+                          "discard_domain_card", "discard_condition_card"})
 Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
 VARIABLE = ("move", "attack")  # the kinds whose value depends on where things are
 
@@ -39,7 +41,7 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
         if menu.blocked(slot):
             continue
         for item in menu.items(slot):
-            if not menu.hopeless(slot, item):
+            if not menu.hopeless_item(slot, item):
                 yield menu.action(slot, item)
     blocks = [(slot, items) for slot in rest
               if not menu.blocked(slot) and (items := menu.items(slot))]
@@ -157,15 +159,15 @@ def _goal(state: GameState, catalog: Catalog, here: int) -> int | None:
 
 def answer(question: Question) -> tuple[str, Any] | None:
     """The heuristic's answer, or None to leave the question to the random pick."""
-    if question.key in YES and question.valid(question.key, True):
-        return question.key, True
-    if question.key == "absorb" and question.options:
-        return question.key, max(question.options)
-    if question.key == "legacy_keep":
-        return question.key, "new"
-    if question.key in ("target", "respawn_order", "monster_step", "order",
-                        "discard_domain_card", "discard_condition_card") and question.options:
-        return question.key, question.options[0]
-    if question.default is not REQUIRED and not question.options:
-        return question.key, question.default
+    key, options = question.keys[0], question.options  # `Question.key`, read once
+    if key in YES and question.valid(key, True):
+        return key, True
+    if key == "absorb" and options:
+        return key, max(options)
+    if key == "legacy_keep":
+        return key, "new"
+    if key in FIRST_OPTION and options:
+        return key, options[0]
+    if question.default is not REQUIRED and not options:
+        return key, question.default
     return None

@@ -126,17 +126,17 @@ class Chooser:
         return None
 
     def ask(self, question: Question) -> tuple[str, Any]:
-        options = list(question.options)
         if self.policy == "first":
             if question.default is not REQUIRED:
                 return question.key, question.default
-            if not options:
+            if not question.options:
                 raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
-            return question.key, options[0]
+            return question.key, question.options[0]
         if self.policy == "greedy":
             picked = answer(question)
             if picked is not None:
                 return picked
+        options = list(question.options)
         if question.default is not REQUIRED and question.default not in options:
             options.append(question.default)
         if question.key in YES_NO and question.valid(question.key, True):

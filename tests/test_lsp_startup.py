@@ -3,27 +3,13 @@ empty workspace: the server waits for its first analysis (it does not block mean
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
-from tests.lsp_support import STORYBOOK, copy_workspace, position_of, start
+from tests.lsp_support import STORYBOOK, position_of, server_fixtures
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_workspace(tmp_path_factory.mktemp("lsp-start"))
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(workspace: Path):
-    client = await start(workspace)
-    yield client
-    await client.shutdown_session()
+workspace, client = server_fixtures("lsp-start")
 
 
 async def test_a_hover_sent_at_once_after_start_knows_the_storybook(client, workspace):

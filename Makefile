@@ -52,7 +52,7 @@ check: $(STAMP)
 test: $(STAMP) $(RENDERER) $(BROWSER)
 	$(BIN)/ruff check dmtool tests bench
 	$(BIN)/lint-imports --no-logo --no-cache
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 site: $(STAMP) $(RENDERER)
 	$(BIN)/dmtool site content/ -o site

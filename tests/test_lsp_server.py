@@ -9,33 +9,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from lsprotocol import types
 
 from tests.lsp_support import (
     STORYBOOK,
-    copy_workspace,
     diagnostics_for,
     open_file,
     position_of,
     replace_all,
-    start,
+    server_fixtures,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 CODA = Path("content/wanderers/hollis-brandt/codas/the-wheel-turned.yaml")
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_workspace(tmp_path_factory.mktemp("lsp"))
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(workspace: Path):
-    client = await start(workspace)
-    yield client
-    await client.shutdown_session()
+workspace, client = server_fixtures("lsp")
 
 
 def _doc(uri: str) -> types.TextDocumentIdentifier:

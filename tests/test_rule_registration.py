@@ -4,6 +4,8 @@ registration: validation never imports them, and every front end registers them 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +64,20 @@ def test_dmtool_check_runs_the_registered_rules(case: str, code: str, tmp_path: 
                           cwd=CASES / case, capture_output=True, text=True, check=False)
     assert done.returncode == 1, done.stderr
     assert code in {d["code"] for d in json.loads(done.stdout)["diagnostics"]}
+
+
+def test_a_report_made_without_a_rule_is_not_replayed_into_a_run_with_it(tmp_path: Path) -> None:
+    case = tmp_path / "case"
+    shutil.copytree(CASES / "DM301-goto", case)
+    env = {**os.environ, "DMTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    bare = subprocess.run(
+        [sys.executable, "-c", "from pathlib import Path\n"
+         "from dmtool.commands.check import check_options\n"  # the options `check .` uses
+         "from dmtool.validation.pipeline import run_check\n"
+         "report = run_check(check_options((Path('.'),)))\n"
+         "print(sorted(d.code for d in report.diagnostics))\n"],
+        cwd=case, env=env, capture_output=True, text=True, check=True)
+    assert "DM301" not in bare.stdout  # no story graph rule registered in that process
+    done = subprocess.run([str(DMTOOL), "check", "--format", "json", "."], cwd=case, env=env,
+                          capture_output=True, text=True, check=False)
+    assert "DM301" in {d["code"] for d in json.loads(done.stdout)["diagnostics"]}

@@ -101,6 +101,9 @@ def test_graph_runs_every_check_a_broken_card_reference_included(tmp_path: Path)
     assert "All checks passed" not in result.text
     assert "error DM202" in result.text and "'the-vioce'" in result.text
     assert "storybook 'mara-book'" in result.text  # the analysis is printed as well
+    data = json.loads(run_graph(GraphOptions(paths=(path,), fmt="json")).text)
+    assert [d["code"] for d in data["diagnostics"]] == ["DM202"]
+    assert data["findings"] == 1
 
 
 def test_graph_reports_what_check_reports(tmp_path: Path) -> None:

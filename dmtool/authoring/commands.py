@@ -10,12 +10,13 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dmtool.authoring.fmt import WIDTH, FormatError, collector_paused, format_text
+from dmtool.authoring.fmt import WIDTH, FormatError, format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.authoring.scaffold import NewOptions, NewResult, run_new
 from dmtool.diagnostics import Diagnostic, Severity
 from dmtool.errors import UsageError
 from dmtool.loading import discover, load_text
+from dmtool.loading.collector import collector_paused
 from dmtool.loading.reading import decode, read_bytes
 from dmtool.validation.pipeline import display_path
 from dmtool.validation.schemas import default_schema_dir

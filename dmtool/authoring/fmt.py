@@ -34,12 +34,9 @@ value, so it is written with `-` (strip) once the file gets its final newline.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from ruamel.yaml.error import YAMLError
@@ -48,6 +45,7 @@ from dmtool.authoring._emit import emit
 from dmtool.authoring._source import Source, SourceError, parse
 from dmtool.authoring.keyorder import DuplicateKeyError, KeyOrder
 from dmtool.loading import load_text
+from dmtool.loading.collector import collector_paused
 
 WIDTH = 100
 _COMMENT_SPLIT = re.compile(r"\s+(?=#)")
@@ -93,17 +91,6 @@ def format_text(text: str, *, order: KeyOrder, width: int = WIDTH, verify: bool 
     return result
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The nodes of a large file are millions of objects and no cycles: Python's cycle
-    collector would walk them again and again (most of the time on a 15 MB file)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _verify(original: str, before: Source, after: str, *, order: KeyOrder, width: int,

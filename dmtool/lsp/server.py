@@ -13,6 +13,7 @@ import asyncio
 import functools
 import logging
 import os
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,9 @@ from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
 DEBOUNCE = 0.05
+# How long a request made right after start waits for the first analysis (the content's
+# documents) before it is answered from what is known (nothing, at worst).
+FIRST_ANALYSIS_WAIT = 30.0
 _Result = TypeVar("_Result")
 _CLOSE, _DISK = object(), object()
 
@@ -54,6 +58,9 @@ class DmtoolServer(LanguageServer):
         self.folders: list[Path] = []
         self.pending: dict[Path, Any] = {}
         self.ready = False
+        # Set once the first analysis is done (or failed): requests wait for it, since
+        # before it the snapshot holds no documents and hovers would be empty.
+        self.analysed = threading.Event()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -98,6 +105,7 @@ class DmtoolServer(LanguageServer):
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
             except Exception:  # a bug in a rule must not stop live checking
                 self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
+                self.analysed.set()
                 continue
             if after is None:
                 continue  # newer edits came in while the files were read: analyse those
@@ -106,6 +114,7 @@ class DmtoolServer(LanguageServer):
                 changed[path] = after.diagnostics.get(path, ())
             self._publish(changed)
             published, edited = after, set()
+            self.analysed.set()
 
     def _apply(self, changes: dict[Path, Any]) -> Snapshot | None:
         """On the worker thread: load once, apply the edits, analyse."""
@@ -134,6 +143,21 @@ class DmtoolServer(LanguageServer):
 
 
 server = DmtoolServer()
+
+
+def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer on the event loop once the first analysis is in (waiting without blocking
+    the loop, which must stay free to finish that analysis)."""
+
+    @functools.wraps(feature)
+    async def waiting(ls: DmtoolServer, params: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FIRST_ANALYSIS_WAIT
+        while not ls.analysed.is_set() and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        return feature(ls, params)
+
+    return waiting
 
 
 def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
@@ -214,6 +238,7 @@ async def _watched(ls: DmtoolServer, params: types.DidChangeWatchedFilesParams) 
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@_after_first_analysis
 @_safe([])
 def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.Location]:
     context = ls.context(params.text_document.uri)
@@ -224,6 +249,7 @@ def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.
 @server.thread()  # reads every document: off the loop, so typing stays answered
 @_safe([])
 def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.Location]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     if context is None:
         return []
@@ -231,6 +257,7 @@ def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.L
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
+@_after_first_analysis
 @_safe(None)
 def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
     context = ls.context(params.text_document.uri)
@@ -238,6 +265,7 @@ def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":"]))
+@_after_first_analysis
 @_safe(None)
 def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.CompletionList | None:
     context = ls.context(params.text_document.uri)
@@ -246,6 +274,7 @@ def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.Compl
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+@_after_first_analysis
 @_safe([])
 def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     context = ls.context(params.text_document.uri)
@@ -261,6 +290,7 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_after_first_analysis
 @_safe([])
 def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     context = ls.context(params.text_document.uri)

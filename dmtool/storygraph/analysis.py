@@ -3,14 +3,13 @@ problem into a diagnostic at the line of the entry, link or card concerned."""
 
 from __future__ import annotations
 
-import gc
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
+from dmtool.loading.collector import collector_paused
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph
 from dmtool.storygraph.conditions import Facts
@@ -34,7 +33,7 @@ class Analysis:
 
 
 def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analysis:
-    with _gc_paused():
+    with collector_paused():
         graph = build_graph(storybook, context)
         solution = solve(graph)
         scores = analyse_scores(graph, solution.facts, solution.stage)
@@ -48,18 +47,6 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
     return analysis
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The analysis allocates many small tuples that form no cycles; the cyclic collector's
-    passes over the growing heap would cost more than the work (several times, at 100k
-    entries), so it rests until we are done. Reference counting still frees everything."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _collect_problems(analysis: Analysis) -> None:

@@ -76,6 +76,10 @@ def run_graph(options: GraphOptions) -> GraphResult:
     data = graph.data
     data["not_analysed"] = skipped
     data["findings"] = len(report.diagnostics)
+    # The check's report, as `dmtool check --format json` gives it (the storybooks' own
+    # "findings" are their analyses' DM3xx only).
+    data["diagnostics"] = json.loads(render_report(report, fmt="json", color=False,
+                                                   tool_version=__version__))["diagnostics"]
     text = (
         json.dumps(data, indent=2, ensure_ascii=True)
         if options.fmt == "json"

@@ -31,7 +31,7 @@ from dmtool.validation.filecheck import (
     has_errors,
 )
 from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
-from dmtool.validation.rules import document_memos, rule_checks
+from dmtool.validation.rules import document_memos, rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
@@ -226,7 +226,7 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
         # The rules run: a report made without a registered rule is not one made with it.
-        [name for name, _ in rule_checks()],
+        rule_names(),
     )).encode(), digest_size=16).hexdigest()
     return f"{tree}:{state}"
 

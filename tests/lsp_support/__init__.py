@@ -7,6 +7,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
@@ -20,6 +22,23 @@ def copy_workspace(tmp: Path) -> Path:
     for folder in ("content", "schemas"):
         shutil.copytree(REPO / folder, tmp / folder)
     return tmp
+
+
+def server_fixtures(name: str) -> tuple[object, object]:
+    """Module-scoped `workspace` and `client` fixtures: one server over a fresh copy of the
+    content serves a module's tests in order. Use: `workspace, client = server_fixtures("x")`."""
+
+    @pytest.fixture(scope="module", name="workspace")
+    def workspace_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return copy_workspace(tmp_path_factory.mktemp(name))
+
+    @pytest_asyncio.fixture(scope="module", loop_scope="module", name="client")
+    async def client_fixture(workspace: Path):  # type: ignore[no-untyped-def]
+        client = await start(workspace)
+        yield client
+        await client.shutdown_session()
+
+    return workspace_fixture, client_fixture
 
 
 async def start(workspace: Path, options: dict[str, object] | None = None) -> LanguageClient:

@@ -44,6 +44,12 @@ def rule_checks() -> list[tuple[str, RuleCheck]]:
     return sorted({**checks, **_REGISTERED}.items(), key=lambda item: item[0])
 
 
+def rule_names() -> list[str]:
+    """The rule modules' and registered rules' names, without importing the modules: what a
+    replayed report must have been made with (the pipeline's run key)."""
+    return sorted({info.name for info in pkgutil.iter_modules(__path__)} | set(_REGISTERED))
+
+
 def document_memos() -> list[Remember]:
     """Every rule's `remember(document)`, in name order."""
     found = {name: remember for name, (_, remember) in _module_rules().items()

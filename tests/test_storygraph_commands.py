@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from storygraph_support import CASE_HEADER, clean_entries, content_tree, entry, 
 
 from bench.graph_bench import prepared
 from dmtool.errors import UsageError
+from dmtool.storygraph import commands as commands_module
+from dmtool.storygraph import odds_command as odds_module
 from dmtool.storygraph import render as render_module
 from dmtool.storygraph.analysis import analyse
 from dmtool.storygraph.commands import GraphOptions, run_graph
@@ -384,3 +387,21 @@ def test_odds_print_errors_found_across_files_and_still_give_the_odds(tmp_path: 
     assert result.exit_code == 1
     assert "DM202" in result.text and "the-vice" in result.text
     assert "tests in" in result.text  # the storybook itself is readable: its odds follow
+
+
+def test_graph_and_odds_run_with_the_cycle_collector_resting_and_restore_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Their analyses stay alive to the end; full collections would walk them all again.
+    seen: list[bool] = []
+    real_check = commands_module.check_storybooks
+
+    def spying(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(commands_module, "check_storybooks", spying)
+    monkeypatch.setattr(odds_module, "check_storybooks", spying)
+    book = content_tree(tmp_path, clean_entries())
+    run_graph(GraphOptions(paths=(book,)))
+    run_odds(OddsOptions(paths=(book,)))
+    assert seen == [False, False] and gc.isenabled()

@@ -13,6 +13,7 @@ from typing import Any
 from dmtool import __version__
 from dmtool.diagnostics import Report, Severity
 from dmtool.errors import UsageError
+from dmtool.loading.collector import collector_paused
 from dmtool.reporters import render
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.checked import check_storybooks
@@ -61,6 +62,12 @@ def parse_sentience(text: str) -> dict[str, int]:
 
 
 def run_odds(options: OddsOptions) -> OddsResult:
+    """`_odds` with the cycle collector resting while the analyses are alive (as graph)."""
+    with collector_paused():
+        return _odds(options)
+
+
+def _odds(options: OddsOptions) -> OddsResult:
     if options.runs is not None and options.runs < 1:
         raise UsageError("--runs needs a positive number of playthroughs, e.g. --runs 1000")
     checked = check_storybooks(options.paths, options.check)

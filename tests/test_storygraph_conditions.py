@@ -206,19 +206,19 @@ def test_round_bounds_decide_conditions(tmp_path: Path) -> None:
                in m for m in messages)
 
 
+def _behind_coda_lost() -> list[dict[str, Any]]:
+    """The clean book plus entry 30, reached only by an event holding the coda 'lost'."""
+    return clean_entries() + [
+        entry(2, [_if({"has_coda": "lost"}, [{"goto": 30}], [{"end": "event"}])], kind="event"),
+        entry(30, [{"end": "encounter"}]),
+    ]
+
+
 def test_a_coda_nobody_awards_is_explained_where_it_is_not_a_second_finding(
     tmp_path: Path,
 ) -> None:
     # The coda is the cause (DM309 when the card exists); the condition is not reported again.
-    a = analysed(
-        tmp_path,
-        clean_entries()
-        + [
-            entry(2, [_if({"has_coda": "lost"}, [{"goto": 30}], [{"end": "event"}])],
-                  kind="event"),
-            entry(30, [{"end": "encounter"}]),
-        ],
-    )
+    a = analysed(tmp_path, _behind_coda_lost())
     assert [d.code for d in a.diagnostics] == ["DM303"]
     assert "no reachable branch or card awards coda card 'lost'" in a.diagnostics[0].message
 
@@ -226,12 +226,7 @@ def test_a_coda_nobody_awards_is_explained_where_it_is_not_a_second_finding(
 def test_a_coda_another_card_awards_is_not_judged_never_held(tmp_path: Path) -> None:
     a = analysed(
         tmp_path,
-        clean_entries()
-        + [
-            entry(2, [_if({"has_coda": "lost"}, [{"goto": 30}], [{"end": "event"}])],
-                  kind="event"),
-            entry(30, [{"end": "encounter"}]),
-        ],
+        _behind_coda_lost(),
         context=StoryContext(codas_elsewhere=frozenset({"lost"})),
     )
     assert a.diagnostics == []

@@ -29,6 +29,13 @@ MEMO = "prose:1"
 # Raw HTML needs '<' and a link '](' or ']:' in some string, so in the file's text too,
 # unless an escape ('\\x3c', a line continuation) or a line break builds it.
 _MARKS = ("<", "](", "]:", "\\", "]\n")
+# What each finding looks for, what it calls it, and what the author should do instead.
+_FINDINGS = (
+    ("DM501", _RAW_HTML, "raw HTML", "which the site shows as literal text; write it plainly "
+     "or use Markdown emphasis such as *word*"),
+    ("DM502", _LINK, "a link or image", "which the site shows as literal text and never as a "
+     "link; name the place in words instead"),
+)
 
 Parts = tuple[str | int, ...]
 
@@ -63,22 +70,13 @@ def _document_prose(document: SourceDocument) -> list[Diagnostic]:
         return []  # neither raw HTML nor a link can be in its strings: no walk needed
     found: list[Diagnostic] = []
     for parts, text in _strings(document.data, ()):
-        html_match = _RAW_HTML.search(text)
-        if html_match is not None:
-            found.append(diagnose(
-                "DM501", document.locate(parts),
-                f"this text contains raw HTML ({_quote(html_match.group())}), which the "
-                "site shows as literal text; write it plainly or use Markdown emphasis "
-                "such as *word*",
-            ))
-        link_match = _LINK.search(text)
-        if link_match is not None:
-            found.append(diagnose(
-                "DM502", document.locate(parts),
-                f"this text contains a link or image ({_quote(link_match.group())}), which "
-                "the site shows as literal text and never as a link; name the place in "
-                "words instead",
-            ))
+        for code, pattern, what, advice in _FINDINGS:
+            match = pattern.search(text)
+            if match is not None:
+                found.append(diagnose(
+                    code, document.locate(parts),
+                    f"this text contains {what} ({_quote(match.group())}), {advice}",
+                ))
     return found
 
 

@@ -62,12 +62,15 @@ def cli() -> None:
 @click.option("--statistics", is_flag=True,
               help="Print how many diagnostics each code has instead of listing them "
               "(text or json). Example: dmtool check --statistics")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Processes to check a large tree with; 0 means one per core, 1 checks in "
+              "one process. The report is the same either way. Example: dmtool check -j 1")
 @click.option("--watch", is_flag=True,
               help="Keep running: re-check whenever a file changes and print only the diagnostics "
               "that appeared or went away. Example: dmtool check --watch content/")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
           ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool,
-          statistics: bool, watch: bool) -> None:
+          statistics: bool, jobs: int, watch: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
@@ -79,7 +82,7 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
         _tidy()
     request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
                            ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
-                           statistics=statistics)
+                           statistics=statistics, jobs=jobs)
     if watch:
         from dmtool.lsp.watch import run_watch
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from dmtool import __version__
 from dmtool.errors import UsageError
 from dmtool.validation.cache import default_directory as default_cache_directory
+from dmtool.validation.parallel import resolve_jobs
 from dmtool.validation.pipeline import CheckOptions, run_check
 from dmtool.validation.suppressions import IgnoreSettings
 
@@ -36,6 +37,7 @@ class CheckRequest:
     output: Path | None = None
     no_cache: bool = False
     statistics: bool = False
+    jobs: int = 0  # processes: 0 means one per usable core
 
 
 def run(request: CheckRequest) -> int:
@@ -65,7 +67,8 @@ def run(request: CheckRequest) -> int:
         check_report_path(request.output, content_roots=paths)  # refuse before the work
     with _ProgressBar() as progress:
         report = run_check(_options(config, tuple(paths), progress=progress,
-                                    cache_dir=None if request.no_cache else default_cache_directory()))
+                                    cache_dir=None if request.no_cache else default_cache_directory(),
+                                    jobs=request.jobs))
     if request.statistics:
         from dmtool.reporters.statistics import render_statistics
 
@@ -92,8 +95,8 @@ def check_options(paths: tuple[Path, ...]) -> CheckOptions:
 
 
 def _options(config: Config, paths: tuple[Path, ...], *, cache_dir: Path | None,
-             progress: Callable[[int, int], None] | None = None) -> CheckOptions:
-    return CheckOptions(paths=paths, select=frozenset(config.select),
+             progress: Callable[[int, int], None] | None = None, jobs: int = 0) -> CheckOptions:
+    return CheckOptions(paths=paths, select=frozenset(config.select), jobs=resolve_jobs(jobs),
                         ignore=frozenset(config.ignore), progress=progress,
                         max_file_size=config.max_file_size, cache_dir=cache_dir,
                         excluded=config.is_excluded if config.exclude else None,

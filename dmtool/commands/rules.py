@@ -16,4 +16,5 @@ from dmtool.validation.rules import register_rule
 def register_rules() -> None:
     """Register the story graph and scenario rules (idempotent)."""
     register_rule("scenarios", scenario_rule.check)
-    register_rule("storygraph", storygraph_rule.check, storygraph_rule.remember)
+    register_rule("storygraph", storygraph_rule.check, storygraph_rule.remember,
+                  storygraph_rule.prepare)

@@ -18,10 +18,12 @@ analysed again, in a later run (through the check cache) or in a long-lived sess
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import os
 import weakref
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +97,31 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         for key, count in found.items():
             if count == by_wanderer[wanderer]:
                 yield first_seen[key]
+
+
+def prepare(corpus: Corpus) -> list[tuple[int, Callable[[], object]]]:
+    """The analyses `check` will make, one task per storybook, weighed by its file's size:
+    run ahead (on other cores), they leave their findings in the books' memos. None while
+    analyses are kept (`dmtool graph` prints them: they cannot be sent between processes)."""
+    if _keeping[0] or not corpus.of_kind("storybook"):
+        return []
+    memo = _Memo(corpus)
+    tasks: list[tuple[int, Callable[[], object]]] = []
+    for document in corpus.of_kind("storybook"):
+        wanderer = _owner(document)
+        if wanderer is None or document.content_key is None:
+            continue  # not analysed, or analysed without a memo to hand back
+        if _reported(corpus, document, wanderer):
+            tasks.append((_file_size(document),
+                          functools.partial(memo.findings, document, wanderer)))
+    return tasks
+
+
+def _file_size(document: SourceDocument) -> int:
+    try:
+        return os.path.getsize(document.path)
+    except OSError:
+        return 0
 
 
 class _Memo:

@@ -56,14 +56,15 @@ class FileResult:
         """Whether the file parsed (a document recovered from a broken file did not)."""
         return not any(d.code < "DM1" and d.severity is Severity.ERROR for d in self.diagnostics)
 
-    def to_record(self, size: int) -> FileRecord:
-        """The cache record of this result, for a file of `size` bytes."""
+    def to_record(self, size: int, *, keep_data: bool = False) -> FileRecord:
+        """The cache record of this result, for a file of `size` bytes (with its data
+        whatever the size when `keep_data`: a record sent between processes)."""
         document = self.document
         if document is None:
             return FileRecord(tuple(pack(d) for d in self.diagnostics), None, None, None, None,
                               False, None)
         doc_id = document.doc_id
-        blob = marshal.dumps(document.data) if size <= STORED_DATA_BYTES else None
+        blob = marshal.dumps(document.data) if keep_data or size <= STORED_DATA_BYTES else None
         return FileRecord(tuple(pack(d) for d in self.diagnostics), document.kind,
                           doc_id if isinstance(doc_id, str) else None, document.modeline,
                           self.modeline_line, True, blob)

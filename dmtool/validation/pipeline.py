@@ -8,6 +8,7 @@ targets, the options, the working directory and the tree's real location.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import marshal
 import os
@@ -17,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
-from dmtool.loading import discover
+from dmtool.loading import SourceDocument, discover
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
-from dmtool.validation.cache import CheckCache, pack, record_key, unpack
+from dmtool.validation import parallel
+from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus, top_fields_of
 from dmtool.validation.filecheck import (
     STORED_DATA_BYTES,
@@ -30,7 +32,7 @@ from dmtool.validation.filecheck import (
     from_record,
     has_errors,
 )
-from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
+from dmtool.validation.filekeys import Stat, digest, readable, stat_of, trustworthy
 from dmtool.validation.rules import document_memos, rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
@@ -39,6 +41,8 @@ from dmtool.validation.suppressions import IgnoreSettings
 # Clean documents between STORED_DATA_BYTES and this size keep their data packed between
 # uses (see _lighten). A larger file is one big book whose data the analysis needs whole.
 PACKED_DATA_BYTES = 4 * 1024 * 1024
+# A file's result, its cache record key and what identifies it in the run key.
+_Loaded = tuple[FileResult, str | None, Any]
 
 __all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
            "run_check"]
@@ -64,6 +68,8 @@ class CheckOptions:
     cache_dir: Path | None = None
     # The configuration's per-file ignores (inline suppression comments need no option).
     ignores: IgnoreSettings | None = None
+    # Processes to check with (the CLI's --jobs, resolved: 1 checks in this process alone).
+    jobs: int = 1
 
 
 @dataclass
@@ -99,7 +105,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     """run_check, keeping the corpus for commands that go on to use it (e.g. the site)."""
     schemas = SchemaSet(options.schema_dir)
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
-    session = CheckSession(schemas=schemas, max_file_size=options.max_file_size)
+    session = CheckSession(schemas=schemas, max_file_size=options.max_file_size,
+                           jobs=options.jobs)
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:
@@ -114,15 +121,14 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     every_file = sorted(names, key=names.__getitem__)
     records: dict[Path, str] = {}
     fingerprint: list[Any] = []
-    for done, path in enumerate(every_file, start=1):
-        result, key, identity = _load(path, names[path], schemas, cache, options.max_file_size)
+    loaded = _load_all(every_file, names, schemas, cache, options)
+    for path in every_file:
+        result, key, identity = loaded.pop(path)
         modeline = result.modeline_diagnostics()
         session.put(path, names[path], result, modeline)
         if key is not None:
             records[path] = key
         fingerprint.append((names[path], identity, [pack(d) for d in modeline]))
-        if options.progress is not None:
-            options.progress(done, len(every_file))
     run_key = _run_key(options, fingerprint, sorted(checked_names))
     replay = cache.run(run_key) if cache.enabled else None
     if replay is not None:
@@ -149,41 +155,119 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     return CheckResult(report, corpus, session, cache, run_key, frozenset(checked_names))
 
 
-def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
-          max_file_size: int | None) -> tuple[FileResult, str | None, Any]:
-    """The file's result, its record key, and what identifies it in the run key."""
-    limit = max_file_size or MAX_BYTES
+def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet,
+              cache: CheckCache, options: CheckOptions) -> dict[Path, _Loaded]:
+    """Every file's result, record key and identity: from the cache where it knows the
+    file, else checked, on several cores when there is enough to check (parallel.py)."""
+    loaded: dict[Path, _Loaded] = {}
+    fresh: list[tuple[Path, Stat | None, bool]] = []
+    for path in every_file:
+        found, can_read, hit = _cached(path, names[path], schemas, cache, options.max_file_size)
+        if hit is not None:
+            loaded[path] = hit
+            _progress(options, len(loaded), len(every_file))
+        else:
+            fresh.append((path, found, can_read))
+
+    def check_here(indices: list[int]) -> None:
+        for index in indices:
+            path, found, can_read = fresh[index]
+            loaded[path] = _fresh(path, names[path], schemas, cache, options.max_file_size,
+                                  found, can_read)
+            _progress(options, len(loaded), len(every_file))
+
+    limit = options.max_file_size or MAX_BYTES
+    started = parallel.spread(
+        [_size(path, found) for path, found, _ in fresh], options.jobs,
+        lambda indices: [_checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
+                                           options.max_file_size) for i in indices],
+        minimum_weight=parallel.WORTH_SPREADING_BYTES)
+    if started is None:
+        check_here(list(range(len(fresh))))
+        return loaded
+    mine, children = started
+    try:
+        check_here(mine)
+        for group, child in children:
+            answers = child.result()
+            if answers is None or len(answers) != len(group):
+                check_here(group)  # the child failed: its files are checked here instead
+                continue
+            for index, answer in zip(group, answers, strict=True):
+                path, found, can_read = fresh[index]
+                installed = _installed(answer, path, names[path], schemas, cache, options,
+                                       found, can_read)
+                if installed is None:
+                    check_here([index])
+                else:
+                    loaded[path] = installed
+                    _progress(options, len(loaded), len(every_file))
+    finally:
+        for _, child in children:
+            child.close()
+    return loaded
+
+
+def _size(path: Path, found: Stat | None) -> int:
+    """How much there is to read of a file (0 when it cannot be told)."""
+    if found is not None:
+        return found[0]
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _progress(options: CheckOptions, done: int, total: int) -> None:
+    if options.progress is not None:
+        options.progress(done, total)
+
+
+def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
+            max_file_size: int | None) -> tuple[Stat | None, bool, _Loaded | None]:
+    """The file's stat (taken before anything is read) and readability, and its result
+    when the cache knows these very bytes by their stat (None: it must be read)."""
     if not cache.enabled:
-        raw, problem = read_bytes(path, name, limit)
-        if raw is None:
-            assert problem is not None
-            return FileResult([problem], None), None, None
-        text, problems = decode(raw, name)
-        size = len(raw)
-        del raw  # see check_decoded
-        result = check_decoded(text, problems, path, name, schemas, max_file_size)
-        _lighten(result, size)
-        return result, None, None
-    where = os.path.abspath(path)
+        return None, True, None
     found = stat_of(path)
     can_read = readable(path)
-    content = cache.known_digest(where, found) if found is not None and can_read else None
+    content = cache.known_digest(os.path.abspath(path), found) if (
+        found is not None and can_read) else None
     if content is not None:
-        key = record_key(content, name, limit)
+        key = record_key(content, name, max_file_size or MAX_BYTES)
         record = cache.record(key)
         if record is not None:
             result = from_record(record, path, name, max_file_size, schemas)
             if result.document is not None:
                 result.document.content_key = content
-            return result, key, (content, can_read)
+            return found, can_read, (result, key, (content, can_read))
+    return found, can_read, None
+
+
+def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
+           max_file_size: int | None, found: Stat | None, can_read: bool) -> _Loaded:
+    """The file read and checked (a copy of bytes the cache knows is not checked again)."""
+    limit = max_file_size or MAX_BYTES
     raw, problem = read_bytes(path, name, limit)
     if raw is None:
         assert problem is not None
-        cache.forget_path(where)
+        if not cache.enabled:
+            return FileResult([problem], None), None, None
+        cache.forget_path(os.path.abspath(path))
         return FileResult([problem], None), None, (pack(problem), can_read)
     content, size = digest(raw), len(raw)
+    if not cache.enabled:
+        text, problems = decode(raw, name)
+        del raw  # see check_decoded
+        result = check_decoded(text, problems, path, name, schemas, max_file_size)
+        _lighten(result, size)
+        if result.document is not None:
+            # Known contents let the rules memoise within this run, as with a cache: the
+            # story graph's work can then be spread and handed back (parallel.run_ahead).
+            result.document.content_key = content
+        return result, None, None
     if found is not None and trustworthy(found):
-        cache.remember_digest(where, found, content)
+        cache.remember_digest(os.path.abspath(path), found, content)
     key = record_key(content, name, limit)
     record = cache.record(key)
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
@@ -199,6 +283,55 @@ def _load(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     return result, key, (content, can_read)
 
 
+def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
+                      max_file_size: int | None) -> tuple[Any, ...] | None:
+    """In a forked child: (digest, size, record) of the file checked, with its data and the
+    memos the rules derive from it alone; None when it cannot be read (the parent reads
+    it again and reports why: cheap)."""
+    raw, _ = read_bytes(path, name, limit)
+    if raw is None:
+        return None
+    content, size = digest(raw), len(raw)
+    text, problems = decode(raw, name)
+    del raw
+    result = check_decoded(text, problems, path, name, schemas, max_file_size)
+    if result.document is not None and result.loaded and not has_errors(result.diagnostics):
+        _remember_rule_memos(result.document)
+    record = result.to_record(size, keep_data=True)
+    if result.document is not None:
+        record.memos = dict(result.document.memos)
+    return content, size, record.as_tuple(0)
+
+
+def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
+               options: CheckOptions, found: Stat | None, can_read: bool) -> _Loaded | None:
+    """A child's answer for one file, entered as _fresh would have entered it (None: the
+    answer is not of the expected shape, so the file is checked here)."""
+    if not (type(answer) is tuple and len(answer) == 3 and type(answer[0]) is str
+            and type(answer[1]) is int):
+        return None
+    content, size, packed = answer
+    sent = FileRecord.from_tuple(packed)
+    if sent is None:
+        return None
+    limit = options.max_file_size or MAX_BYTES
+    key: str | None = None
+    if cache.enabled:
+        if found is not None and trustworthy(found):
+            cache.remember_digest(os.path.abspath(path), found, content)
+        key = record_key(content, name, limit)
+        known = cache.record(key)
+        if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
+            sent = known
+        else:  # what _fresh stores: the data only of a small file, no memos yet
+            cache.remember_record(key, dataclasses.replace(
+                sent, memos={}, data_blob=sent.data_blob if size <= STORED_DATA_BYTES else None))
+    result = from_record(sent, path, name, options.max_file_size, schemas)
+    if result.document is not None:
+        result.document.content_key = content
+    return result, key, (content, can_read) if cache.enabled else None
+
+
 def _lighten(result: FileResult, size: int) -> None:
     """A large document that checked clean keeps the memos the rules derive from it
     alone, and its data packed (marshal: a fifth of the memory of the objects, unpacked
@@ -210,11 +343,16 @@ def _lighten(result: FileResult, size: int) -> None:
     if (not STORED_DATA_BYTES < size <= PACKED_DATA_BYTES or document is None
             or not result.loaded or has_errors(result.diagnostics)):
         return
+    _remember_rule_memos(document)
+    packed = marshal.dumps(document.data)
+    document.let_go_of_data(lambda: marshal.loads(packed))
+
+
+def _remember_rule_memos(document: SourceDocument) -> None:
+    """The memos every rule derives from the document alone, computed now."""
     top_fields_of(document)
     for remember in document_memos():
         remember(document)
-    packed = marshal.dumps(document.data)
-    document.let_go_of_data(lambda: marshal.loads(packed))
 
 
 def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str:

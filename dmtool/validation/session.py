@@ -30,7 +30,8 @@ from dmtool.validation.corpus import Corpus
 from dmtool.validation.facts import facts_of, walker_for
 from dmtool.validation.filecheck import FileResult, check_decoded, check_text
 from dmtool.validation.filekeys import digest
-from dmtool.validation.rules import rule_checks
+from dmtool.validation.parallel import run_ahead
+from dmtool.validation.rules import rule_checks, rule_tasks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
@@ -79,6 +80,8 @@ class CheckSession:
     # Diagnostics that belong to no file (a path that does not exist, for instance).
     problems: list[Diagnostic] = field(default_factory=list)
     corpus: Corpus | None = None
+    # Processes the rules' costly work may be spread over (the pipeline's --jobs).
+    jobs: int = 1
     # (display name, digest, length) of the text each edited file was last given by update.
     _buffers: dict[Path, tuple[str, str, int]] = field(default_factory=dict, repr=False)
     # Results of texts edited files held a moment ago, oldest first (see update).
@@ -190,6 +193,8 @@ class CheckSession:
         it are dropped, except a reference to nothing (a mistake of its own, OWN_CODES).
         """
         corpus = self.corpus if self.corpus is not None else self.build_corpus()
+        if self.jobs > 1:  # the rules find the work done ahead in their memos
+            run_ahead(rule_tasks(corpus), corpus.documents + corpus.partial, self.jobs)
         partial = {document.display for document in corpus.partial}
         found: list[Diagnostic] = []
         for _name, rule in rule_checks():

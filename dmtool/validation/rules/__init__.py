@@ -7,7 +7,9 @@ are registered here by that layer (`register_rule`, see dmtool.commands.rules): 
 package never imports them.
 A rule may also have a `remember(document)`: it computes the memos the rule derives from
 one document alone, called while a large document's data is in hand (the check packs
-that data away afterwards, see pipeline.py).
+that data away afterwards, see pipeline.py). A registered rule may also have a
+`prepare(corpus)`: the rule's costly work cut into independent tasks, each filling
+memos, which a check may run on several cores before the rules run (see session.py).
 """
 
 from __future__ import annotations
@@ -22,20 +24,35 @@ from dmtool.validation.corpus import Corpus
 
 RuleCheck = Callable[[Corpus], Iterable[Diagnostic]]
 Remember = Callable[[SourceDocument], object]
+# A task of a rule's work: its weight (what it costs, in any unit shared by the rule's
+# tasks) and a call that does it, leaving its results in the documents' memos.
+Task = tuple[int, Callable[[], object]]
+Prepare = Callable[[Corpus], list[Task]]
 
 # Rules registered by higher layers, by name (a name shared with a rule module is refused).
 _REGISTERED: dict[str, RuleCheck] = {}
 _REGISTERED_MEMOS: dict[str, Remember] = {}
+_REGISTERED_PREPARE: dict[str, Prepare] = {}
 
 
-def register_rule(name: str, check: RuleCheck, remember: Remember | None = None) -> None:
+def register_rule(name: str, check: RuleCheck, remember: Remember | None = None,
+                  prepare: Prepare | None = None) -> None:
     """Run `check` as a rule of every check from now on (registering it again is harmless);
-    `remember`, if given, is the rule's per-document memos (see the module docstring)."""
+    `remember`, if given, is the rule's per-document memos, and `prepare` its work as
+    tasks that may run ahead on other cores (see the module docstring)."""
     if _module_rules().get(name, (check, None))[0] is not check:
         raise ValueError(f"a rule module named {name!r} already exists")
     _REGISTERED[name] = check
     if remember is not None:
         _REGISTERED_MEMOS[name] = remember
+    if prepare is not None:
+        _REGISTERED_PREPARE[name] = prepare
+
+
+def rule_tasks(corpus: Corpus) -> list[Task]:
+    """Every registered rule's tasks over `corpus` (see register_rule), in name order."""
+    return [task for _, prepare in sorted(_REGISTERED_PREPARE.items())
+            for task in prepare(corpus)]
 
 
 def rule_checks() -> list[tuple[str, RuleCheck]]:

@@ -1,0 +1,220 @@
+"""Work spread over the machine's cores: forked children that hand back plain data.
+
+A cold check of a large tree is mostly work on one file or one storybook at a time, so
+it is split into groups of about equal size: this process does the first group itself
+while a forked child does each other group. A child sees this process's memory as it was
+at the fork (the loaded corpus, the schemas, the registered rules), so nothing has to be
+sent to it; it sends back only its answers, marshalled (plain data, as the check cache
+stores it). A child that fails, for whatever reason, only costs time: its work is done
+again here, so the answer never depends on how many cores there were.
+
+Forking is used only where it is safe and known to be cheap: on systems with fork, from a
+process running no other thread (the language server has threads; it checks in-process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import signal
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from dmtool.loading import SourceDocument
+
+# Work is spread only when at least this much is to be done (in bytes of the files it
+# reads): below it, starting children and sending their answers back costs more than
+# it saves (a fork and a pipe cost a few milliseconds; the real content/ is 0.3 MB).
+WORTH_SPREADING_BYTES = 1024 * 1024
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system tells)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def resolve_jobs(jobs: int) -> int:
+    """`--jobs`: 0 means one process per usable core."""
+    return usable_cores() if jobs <= 0 else jobs
+
+
+def can_fork() -> bool:
+    """Whether forking a child here is safe: a fork copies only the calling thread, so a
+    process running other threads (locks held by them) is never forked."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def partition(weights: Sequence[int], parts: int) -> list[list[int]]:
+    """Indices of `weights` in `parts` groups of about equal total weight, each in
+    ascending order; the heaviest item first goes to the lightest group (ties: the lower
+    index), so the split depends only on the weights."""
+    groups: list[list[int]] = [[] for _ in range(max(1, parts))]
+    totals = [0] * len(groups)
+    for index in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
+        lightest = min(range(len(groups)), key=lambda g: (totals[g], g))
+        groups[lightest].append(index)
+        totals[lightest] += weights[index]
+    return [sorted(group) for group in groups if group]
+
+
+class Forked:
+    """A forked child computing `work()`; `result()` is its marshalled answer, or None
+    when the child failed (it raised, was killed, or answered something unreadable)."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        read_end, write_end = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:  # the child: answer, then leave without running exit handlers
+            os.close(read_end)
+            status = 1
+            try:
+                payload = marshal.dumps(work())
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+                status = 0
+            finally:
+                # Exit here whatever happened: never return into the parent's code, and
+                # never flush output buffers copied from the parent (they would print twice).
+                os._exit(status)
+        os.close(write_end)
+        self._read_end: int | None = read_end
+        self._done = False
+
+    def result(self) -> Any:
+        """Wait for the child; its answer, or None when it failed."""
+        if self._read_end is None:
+            return None
+        with os.fdopen(self._read_end, "rb") as answer:
+            self._read_end = None
+            payload = answer.read()
+        _, status = os.waitpid(self._pid, 0)
+        self._done = True
+        if status != 0:
+            return None
+        try:
+            return marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            return None
+
+    def close(self) -> None:
+        """Stop and reap the child if its answer was never taken (an error or Ctrl-C here)."""
+        if self._done:
+            return
+        if self._read_end is not None:
+            os.close(self._read_end)
+            self._read_end = None
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self._pid, signal.SIGKILL)
+        os.waitpid(self._pid, 0)
+        self._done = True
+
+
+def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
+           *, minimum_weight: int) -> tuple[list[int], list[tuple[list[int], Forked]]] | None:
+    """Start the children for all groups but the first, when the work is worth it.
+
+    Returns (this process's group, [(a child's group, the child)]), or None when the work
+    is too small (below `minimum_weight` in all, or fewer than two groups) or forking is
+    not safe here: then the caller does all of it itself.
+    """
+    if jobs <= 1 or sum(weights) < minimum_weight or not can_fork():
+        return None
+    groups = partition(weights, jobs)
+    if len(groups) < 2:
+        return None
+    children: list[tuple[list[int], Forked]] = []
+    try:
+        for group in groups[1:]:
+            children.append((group, Forked(lambda group=group: work(group))))
+    except OSError:  # no more processes or memory: the rest is done here
+        for _, child in children:
+            child.close()
+        return None
+    return groups[0], children
+
+
+def run_ahead(tasks: Sequence[tuple[int, Callable[[], object]]],
+              documents: Sequence[SourceDocument], jobs: int) -> None:
+    """Run rule tasks (weight, call) whose results are memos of `documents`, on several
+    cores when worth it: each child sends back the memos its tasks added or changed, and
+    they are entered into this process's documents, so the rule finds its work done.
+
+    When the work is too small, or a child fails, nothing is run for it here: the rule
+    does that work itself as it goes, exactly as without this step.
+    """
+    started = spread([weight for weight, _ in tasks], jobs,
+                     lambda indices: _memos_made(tasks, indices, documents),
+                     minimum_weight=WORTH_SPREADING_BYTES)
+    if started is None:
+        return
+    mine, children = started
+    try:
+        for index in mine:
+            tasks[index][1]()
+        for _, child in children:
+            changes = child.result()
+            if _are_changes(changes, len(documents)):
+                _enter(changes, documents)
+    finally:
+        for _, child in children:
+            child.close()
+
+
+def _marks(document: SourceDocument) -> dict[str, tuple[Any, int]]:
+    """Each memo's value and, for a dict (the locations memo grows in place), its size.
+    The values are held, not only named by id(): an id is unique only while it lives."""
+    return {key: (value, len(value) if type(value) is dict else -1)
+            for key, value in document.memos.items()}
+
+
+def _memos_made(tasks: Sequence[tuple[int, Callable[[], object]]], indices: list[int],
+                documents: Sequence[SourceDocument]) -> list[tuple[int, dict[str, Any], list[str]]]:
+    """In a child: run the tasks; then, per document they touched, (its position, the
+    memos added or changed, the memo keys newly used)."""
+    before = [(_marks(document), set(document.memos_used)) for document in documents]
+    for index in indices:
+        tasks[index][1]()
+    changes = []
+    for position, (document, (marks, used)) in enumerate(zip(documents, before, strict=True)):
+        changed = {}
+        for key, value in document.memos.items():
+            mark = marks.get(key)
+            if mark is None or mark[0] is not value or mark[1] != (
+                    len(value) if type(value) is dict else -1):
+                changed[key] = value
+        newly_used = sorted(document.memos_used - used)
+        if changed or newly_used:
+            changes.append((position, changed, newly_used))
+    return changes
+
+
+def _are_changes(value: Any, count: int) -> bool:
+    """The shape of a child's answer, checked whole before any of it is entered."""
+    return type(value) is list and all(
+        type(item) is tuple and len(item) == 3 and type(item[0]) is int
+        and 0 <= item[0] < count and type(item[1]) is dict
+        and all(type(key) is str for key in item[1]) and type(item[2]) is list
+        and all(type(key) is str for key in item[2])
+        for item in value)
+
+
+def _enter(changes: list[tuple[int, dict[str, Any], list[str]]],
+           documents: Sequence[SourceDocument]) -> None:
+    """Enter a child's memos. A memo this process made too is the same value (memos are
+    functions of their documents), so it is kept; two dicts of the locations memo are
+    joined, since each process located its own findings."""
+    for position, changed, newly_used in changes:
+        document = documents[position]
+        for key, value in changed.items():
+            mine = document.memos.get(key)
+            if type(mine) is dict and type(value) is dict:
+                document.memos[key] = {**value, **mine}
+            elif key not in document.memos:
+                document.memos[key] = value
+        document.memos_used.update(newly_used)
+        document.memos_changed = True

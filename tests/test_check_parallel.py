@@ -1,0 +1,160 @@
+"""A check spread over several processes gives exactly the report of one process.
+
+`dmtool check --jobs N` checks files, and analyses storybooks, in forked children that
+send their answers back as plain data (dmtool/validation/parallel.py). These tests run
+the same trees with one process and with several, with and without the cache, and with
+children that fail, and compare whole reports; a child's failure may cost time, never
+change an answer.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.corpus import build_corpus
+from dmtool.commands.rules import register_rules
+from dmtool.validation import parallel, pipeline
+from dmtool.validation.pipeline import CheckOptions, check_and_load
+
+ROOT = Path(__file__).resolve().parents[1]
+Answer = list[tuple[object, ...]]
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real content plus three generated storybooks, one with a schema error and one
+    with a broken link, a file that does not parse and one with a duplicate key."""
+    base = tmp_path_factory.mktemp("parallel")
+    (base / "schemas").symlink_to(ROOT / "schemas")
+    books = build_corpus(base / "content", content=ROOT / "content", storybooks=3, entries=120)
+    manifest = base / "content" / "dawn-of-madness" / "manifest.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("count: 21\n", "count: 99\n", 1),
+                        encoding="utf-8")
+    books[1].write_text(books[1].read_text(encoding="utf-8").replace(
+        "kind: exploration", "kind: exploraton", 1), encoding="utf-8")
+    books[2].write_text(books[2].read_text(encoding="utf-8").replace(
+        "goto: 1005", "goto: 99998", 1), encoding="utf-8")  # a broken link (the story graph)
+    codas = base / "content" / "wanderers" / "bench-walker-002" / "codas"
+    codas.mkdir(exist_ok=True)
+    (codas / "broken.yaml").write_text("kind: coda\nid: [unclosed\n", encoding="utf-8")
+    (codas / "twice.yaml").write_text(
+        "kind: coda\nid: twice\nid: again\nwanderer: bench-walker-002\n", encoding="utf-8")
+    return base / "content"
+
+
+@pytest.fixture(autouse=True)
+def spread_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spread even this small tree (the real threshold keeps small runs in one process)."""
+    register_rules()
+    monkeypatch.setattr(parallel, "WORTH_SPREADING_BYTES", 0)
+
+
+def _answer(tree: Path, *, jobs: int, cache: Path | None) -> Answer:
+    result = check_and_load(CheckOptions(paths=(tree,), cache_dir=cache, jobs=jobs))
+    return [(d.code, d.severity.value, d.message, d.location.path, d.location.line,
+             d.location.column, d.location.pointer, d.hint, d.related)
+            for d in result.report.sorted()]
+
+
+def test_the_tree_has_findings_of_every_stage(tree: Path) -> None:
+    codes = {code for code, *_ in _answer(tree, jobs=1, cache=None)}
+    assert {"DM001", "DM002", "DM106", "DM301"} <= codes, codes
+
+
+def test_several_processes_give_the_one_process_report(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _answer(tree, jobs=1, cache=None)
+    started: list[int] = []
+    real_fork = parallel.Forked.__init__
+
+    def counted(self: parallel.Forked, work: object) -> None:
+        started.append(1)
+        real_fork(self, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel.Forked, "__init__", counted)
+    assert _answer(tree, jobs=2, cache=None) == alone
+    assert len(started) == 2  # one child checked files, one analysed storybooks
+    assert _answer(tree, jobs=3, cache=None) == alone
+    assert len(started) == 6
+
+
+def test_with_the_cache_cold_warm_and_after_an_edit(tree: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "content"
+    shutil.copytree(tree, copy)
+    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
+    cache = tmp_path / "cache"
+    alone = _answer(copy, jobs=1, cache=None)
+    assert _answer(copy, jobs=2, cache=cache) == alone  # cold: children fill the cache
+    assert _answer(copy, jobs=2, cache=cache) == alone  # warm: replayed
+    book = copy / "wanderers" / "bench-walker-000" / "storybook.yaml"
+    book.write_text(book.read_text(encoding="utf-8").replace("goto: 1005", "goto: 99999", 1),
+                    encoding="utf-8")
+    coda = next((copy / "wanderers" / "hollis-brandt" / "codas").glob("*.yaml"))
+    coda.write_text(coda.read_text(encoding="utf-8").replace("title: ", "title: New ", 1),
+                    encoding="utf-8")
+    edited = _answer(copy, jobs=1, cache=None)
+    assert edited != alone
+    assert _answer(copy, jobs=2, cache=cache) == edited  # memos from children, then reused
+    assert _answer(copy, jobs=1, cache=cache) == edited
+
+
+def test_a_child_that_dies_costs_only_time(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _answer(tree, jobs=1, cache=None)
+
+    def die(*args: object, **kwargs: object) -> None:
+        os._exit(3)
+
+    monkeypatch.setattr(pipeline, "_checked_in_child", die)
+    monkeypatch.setattr(parallel, "_memos_made", die)
+    assert _answer(tree, jobs=2, cache=None) == alone
+
+
+def test_a_child_that_raises_or_answers_nonsense_costs_only_time(
+        tree: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    alone = _answer(tree, jobs=1, cache=None)
+
+    def nonsense(*args: object, **kwargs: object) -> object:
+        return ("not", "a", "record")
+
+    def raises(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug in a child")
+
+    monkeypatch.setattr(pipeline, "_checked_in_child", nonsense)
+    monkeypatch.setattr(parallel, "_memos_made", raises)
+    assert _answer(tree, jobs=2, cache=tmp_path / "cache") == alone
+
+
+def test_partition_is_balanced_and_depends_only_on_the_weights() -> None:
+    weights = [5, 1, 9, 3, 3, 7, 0, 2]
+    groups = parallel.partition(weights, 2)
+    assert sorted(i for g in groups for i in g) == list(range(len(weights)))
+    totals = [sum(weights[i] for i in g) for g in groups]
+    assert max(totals) - min(totals) <= max(weights)
+    assert groups == parallel.partition(list(weights), 2)
+    assert parallel.partition([4], 3) == [[0]]
+
+
+def test_forked_answers_and_failures() -> None:
+    assert parallel.Forked(lambda: {"a": (1, [2.5, None])}).result() == {"a": (1, [2.5, None])}
+    assert parallel.Forked(lambda: 1 / 0).result() is None
+    unsendable = parallel.Forked(object)
+    assert unsendable.result() is None
+    slow = parallel.Forked(lambda: os.read(os.open(os.devnull, os.O_RDONLY), 1) or os.pause())
+    slow.close()  # an answer never taken: the child is stopped and reaped
+
+
+def test_small_work_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "WORTH_SPREADING_BYTES", 100)
+    assert parallel.spread([10, 20], 2, lambda group: group, minimum_weight=100) is None
+    assert parallel.spread([60, 60], 1, lambda group: group, minimum_weight=100) is None
+    started = parallel.spread([60, 60], 2, lambda group: group, minimum_weight=100)
+    assert started is not None
+    mine, children = started
+    assert mine == [0] and [(g, c.result()) for g, c in children] == [([1], [1])]

@@ -111,7 +111,7 @@ def prepare(corpus: Corpus) -> list[tuple[int, Callable[[], object]]]:
         wanderer = _owner(document)
         if wanderer is None or document.content_key is None:
             continue  # not analysed, or analysed without a memo to hand back
-        if _reported(corpus, document, wanderer):
+        if _reported(corpus, document, wanderer) and not memo.known(document, wanderer):
             tasks.append((_file_size(document),
                           functools.partial(memo.findings, document, wanderer)))
     return tasks
@@ -140,6 +140,11 @@ class _Memo:
         self._keys = {d.display: d.content_key for d in everything}
         members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
         self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
+
+    def known(self, book: SourceDocument, wanderer: str) -> bool:
+        """Whether the book's findings are remembered for its documents as they are now."""
+        stored = book.memos.get(f"{MEMO}{wanderer}:{self._membership}")
+        return stored is not None and self._current(stored)
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:

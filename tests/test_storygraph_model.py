@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
+import yaml
 from storygraph_support import entry, load, storybook_data, write
 
 from dmtool.model.storybook import (
     Storybook,
     always_exits,
     dead_effects,
+    first_branches,
     iter_branches,
     iter_effects,
 )
@@ -161,3 +164,37 @@ def test_malformed_shapes_are_skipped_not_raised() -> None:
     assert list(book.entries) == [2] and book.entries[2].effects == ()
     assert list(book.endings) == ["A"] and book.endings["A"].conclusions == ()
     assert Storybook.from_data(None).entries == {}
+
+
+# Effect lists with every kind of side, groups, malformed effects and a product of choices.
+_WALKED = [
+    [],
+    [{"goto": 1}, {"score": {"A": 1}}],
+    ["not an effect", {"a": 1, "b": 2}, {"test": "no body"}, {"lose_health": 1}],
+    [{"all_wanderers": [{"may": [{"gain_coda": "x"}]}, {"goto": 3}]}, {"end": "encounter"}],
+    [{"if": {"when": {"has_coda": "x"}, "then": [{"goto": 2}]}}, {"choice": [
+        {"label": "a", "effects": [{"goto": 1}]}, {"when": {"visited": 3}}, "bad"]}],
+    [{"choice": [{"label": str(k), "effects": [{"score": {"B": k}}]} for k in range(4)]}] * 6,
+]
+
+
+def _storybook_effects() -> list[list]:
+    """Every effect list of the storybooks in content/ and in the test cases."""
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted([*root.glob("content/**/storybook*.yaml"),
+                        *root.glob("tests/**/storybook*.yaml")]):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for raw in data.get("entries") or [] if isinstance(data, dict) else []:
+            if isinstance(raw, dict) and isinstance(raw.get("effects"), list):
+                found.append(raw["effects"])
+    return found
+
+
+def test_first_branches_are_the_walkers_first_branches() -> None:
+    walked = _WALKED + _storybook_effects()
+    assert len(walked) > 100
+    for effects in walked:
+        for limit in (0, 1, 3, 513):
+            assert first_branches(effects, P, limit) == list(
+                islice(iter_branches(effects, P), limit)), (effects, limit)

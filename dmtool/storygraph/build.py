@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, first_branches
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -128,7 +127,7 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
         nodes += [f"{letter}:setup", f"{letter}:event"]
     for node in nodes:
         effects, parts = graph.effects_of(node)
-        branches = list(islice(iter_branches(effects, parts), MAX_BRANCHES + 1))
+        branches = first_branches(effects, parts, MAX_BRANCHES + 1)
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]

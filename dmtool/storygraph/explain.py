@@ -156,6 +156,8 @@ def _written(
         if node not in reached:
             continue
         for arc in graph.arcs[node]:
+            if not arc.conditions:
+                continue  # no step of the branch holds a condition (Arc.conditions)
             for step in arc.branch.steps:
                 if step.condition is not None and id(step.condition) not in seen:
                     seen.add(id(step.condition))

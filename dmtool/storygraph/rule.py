@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
+from dmtool.loading.collector import collector_paused
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules.recording import RecordingCorpus
@@ -83,7 +84,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if not _reported(corpus, document, wanderer):
             continue  # none of its findings could be located in a file the user asked about
         by_wanderer[wanderer] += 1
-        for diagnostic in memo.findings(document, wanderer):
+        # The collector stays off until the book's data and analysis are freed again: a
+        # collection while they are alive (when the analysis ends, or while the data is
+        # unpacked) would scan all of them, and the corpus around them, for no cycle.
+        with collector_paused():
+            found = memo.findings(document, wanderer)
+        for diagnostic in found:
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic
                 continue

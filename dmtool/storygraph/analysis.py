@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
@@ -27,9 +28,13 @@ class Analysis:
     solution: Solution
     scores: ScoreAnalysis
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    # Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap, broken.
-    problems: dict[str, set[int]] = field(default_factory=dict)
     traps: list[list[int]] = field(default_factory=list)
+
+    @cached_property
+    def problems(self) -> dict[str, set[int]]:
+        """Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap,
+        broken (worked out when asked: a check does not)."""
+        return _problems(self)
 
 
 def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analysis:
@@ -43,13 +48,10 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
             + list(_global_findings(analysis))
             + list(decided_findings(graph, solution.facts, solution.reached))
         )
-        _collect_problems(analysis)
     return analysis
 
 
-
-
-def _collect_problems(analysis: Analysis) -> None:
+def _problems(analysis: Analysis) -> dict[str, set[int]]:
     graph = analysis.graph
     problems: dict[str, set[int]] = {
         "dead-end": set(),
@@ -66,7 +68,7 @@ def _collect_problems(analysis: Analysis) -> None:
     problems["unreachable"] = {n for n in graph.entries if n not in analysis.solution.reached}
     for trap in analysis.traps:
         problems["trap"].update(trap)
-    analysis.problems = problems
+    return problems
 
 
 def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:

@@ -175,6 +175,11 @@ _WALKED = [
     [{"if": {"when": {"has_coda": "x"}, "then": [{"goto": 2}]}}, {"choice": [
         {"label": "a", "effects": [{"goto": 1}]}, {"when": {"visited": 3}}, "bad"]}],
     [{"choice": [{"label": str(k), "effects": [{"score": {"B": k}}]} for k in range(4)]}] * 6,
+    [{"test": {"pass": [{"goto": 1}], "fail": [{"end": "encounter"}, {"may": [{"goto": 2}]}]}},
+     {"lose_health": 1}, {"goto": 3}],
+    [{"central_wanderer": [{"conclude": "x"}]}, {"if": {"then": [{"goto": 1}]}}],
+    [{"if": {"then": [{"goto": 1}], "else": [{"fail_stage": True}]}}, {"choice": []}],
+    [{"choice": [{"effects": [{"goto": 1}]}, {"effects": [{"end": "x"}]}]}, "x", {"goto": 2}],
 ]
 
 
@@ -198,3 +203,39 @@ def test_first_branches_are_the_walkers_first_branches() -> None:
         for limit in (0, 1, 3, 513):
             assert first_branches(effects, P, limit) == list(
                 islice(iter_branches(effects, P), limit)), (effects, limit)
+
+
+def _dead_reference(effects: list, parts: tuple) -> list[tuple]:
+    """dead_effects as first written: the effect after one that always exits, per list."""
+    found: list[tuple] = []
+    for index, effect in enumerate(effects):
+        if index > 0 and always_exits(effects[index - 1 : index]):
+            return [*found, parts + (index,)]
+        if not isinstance(effect, dict) or len(effect) != 1:
+            continue
+        ((name, body),) = effect.items()
+        here = parts + (index, name)
+        if name == "test" and isinstance(body, dict):
+            for outcome in ("pass", "fail"):
+                found += _dead_reference(_as_list(body.get(outcome)), here + (outcome,))
+        elif name == "choice" and isinstance(body, list):
+            for k, option in enumerate(body):
+                if isinstance(option, dict):
+                    found += _dead_reference(_as_list(option.get("effects")), here + (k, "effects"))
+        elif name == "if" and isinstance(body, dict):
+            for side in ("then", "else"):
+                found += _dead_reference(_as_list(body.get(side)), here + (side,))
+        elif name in ("may", "all_wanderers", "central_wanderer"):
+            found += _dead_reference(_as_list(body), here)
+    return found
+
+
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def test_dead_effects_match_the_first_definition() -> None:
+    walked = _WALKED + _storybook_effects()
+    assert any(_dead_reference(effects, P) for effects in walked)
+    for effects in walked:
+        assert list(dead_effects(effects, P)) == _dead_reference(effects, P), effects

@@ -92,6 +92,14 @@ def single(effect: Any) -> tuple[str, Any] | None:
 
 
 _Frame = tuple[Sequence[Any], Parts, int]
+# What the walker does with an effect, by name (one look-up per effect); any other name
+# is a plain effect.
+_ROLES = {
+    "goto": "exit",
+    **dict.fromkeys(TERMINALS, "exit"),
+    **dict.fromkeys(BRANCHING, "branching"),
+    **dict.fromkeys(GROUPS, "group"),
+}
 
 
 def iter_branches(effects: Sequence[Any], parts: Parts) -> Iterator[Branch]:
@@ -161,11 +169,15 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
         if type(effect) is not dict or len(effect) != 1:
             continue
         ((name, body),) = effect.items()
+        role = _ROLES.get(name)
+        if role is None:  # most effects: a plain one, resolved on the way
+            events = events + (Leaf(name, body, seq_parts + (index - 1, name)),)
+            continue
         here = seq_parts + (index - 1,)
-        if name == "goto" or name in TERMINALS:
+        if role == "exit":
             found.append(Branch(events, Exit(name, body, here + (name,))))
             return len(found) < limit
-        if name in BRANCHING:
+        if role == "branching":
             sides = _sides(name, body, here)
             if sides is not None:
                 rest = outer + ((seq, seq_parts, index),)
@@ -173,7 +185,7 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
                     if not _collect(sub, sub_parts, 0, rest, events + (step,), found, limit):
                         return False
                 return True
-        if name in GROUPS:
+        elif role == "group":
             outer = outer + ((seq, seq_parts, index),)
             seq, seq_parts, index = _list(body), here + (name,), 0
             continue
@@ -294,26 +306,33 @@ def dead_effects(effects: Sequence[Any], parts: Parts) -> Iterator[Parts]:
 
 
 def _dead(effects: Sequence[Any], parts: Parts, found: list[Parts]) -> None:
-    """dead_effects, appended to `found` (hot path: one call per node of every graph)."""
+    """dead_effects, appended to `found` (hot path: one call per node of every graph).
+
+    Each effect is looked at once: its nested lists first, then whether it always exits,
+    which makes the next effect the dead one.
+    """
+    last = len(effects) - 1
     for index, effect in enumerate(effects):
-        if index > 0 and _exits(effects[index - 1]):
-            found.append(parts + (index,))
-            return
         if type(effect) is not dict or len(effect) != 1:
             continue
         ((name, body),) = effect.items()
-        if name not in BRANCHING and name not in GROUPS:
-            continue  # a plain effect holds no list of its own
-        here = parts + (index, name)
-        if name == "test" and isinstance(body, dict):
-            for outcome in ("pass", "fail"):
-                _dead(_list(body.get(outcome)), here + (outcome,), found)
-        elif name == "choice" and isinstance(body, list):
-            for k, option in enumerate(body):
-                if isinstance(option, dict):
-                    _dead(_list(option.get("effects")), here + (k, "effects"), found)
-        elif name == "if" and isinstance(body, dict):
-            for side in ("then", "else"):
-                _dead(_list(body.get(side)), here + (side,), found)
-        elif name == "may" or name in GROUPS:
-            _dead(_list(body), here, found)
+        if name in BRANCHING or name in GROUPS:
+            here = parts + (index, name)
+            if name == "test" and isinstance(body, dict):
+                for outcome in ("pass", "fail"):
+                    _dead(_list(body.get(outcome)), here + (outcome,), found)
+            elif name == "choice" and isinstance(body, list):
+                for k, option in enumerate(body):
+                    if isinstance(option, dict):
+                        _dead(_list(option.get("effects")), here + (k, "effects"), found)
+            elif name == "if" and isinstance(body, dict):
+                for side in ("then", "else"):
+                    _dead(_list(body.get(side)), here + (side,), found)
+            elif name == "may" or name in GROUPS:
+                _dead(_list(body), here, found)
+            exits = index < last and _exits(effect)
+        else:
+            exits = index < last and (name == "goto" or name in TERMINALS)
+        if exits:
+            found.append(parts + (index + 1,))
+            return

@@ -93,6 +93,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
         e
         for n in solution.stage
         for a in open_arcs(graph, n, facts)
+        if a.scores
         for e, g in zip(ENDINGS, a.gain)
         if g > 0
     }
@@ -219,9 +220,7 @@ def _orphan_cards(analysis: Analysis) -> Iterator[Source]:
     spawned: set[str] = set()
     for node in solution.reached:
         for arc in open_arcs(graph, node, solution.facts):
-            for leaf in arc.branch.leaves:
-                if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
-                    spawned.add(leaf.value.get("card"))
+            spawned.update(arc.spawns)
     for card in graph.context.cards + graph.context.finale:
         if card.card_id is not None and not card.spawned and card.card_id not in spawned:
             yield card

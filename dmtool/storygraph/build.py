@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, first_branches
+from dmtool.model.storybook import Branch, Parts, Step, Storybook, first_branches
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -33,6 +33,8 @@ class Arc(NamedTuple):
     codas: tuple[str, ...]
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
     gain: tuple[int, int, int, int]  # their sum
+    # The `card` of each spawn_encounter effect on the branch, whatever it names, in order.
+    spawns: tuple[Any, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -153,6 +155,7 @@ def _arc(
         else:
             broken = target if isinstance(target, int) else -1
     enables: list[int] = []
+    spawns: list[Any] = []
     codas: list[str] = []
     scores: list[tuple[int, int, int, int]] = []
     conditions = []
@@ -162,14 +165,23 @@ def _arc(
                 conditions.append((leaf.condition, leaf.negated))
             continue
         if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
-            card = cards.get(leaf.value.get("card"))
+            spawns.append(leaf.value.get("card"))
+            card = cards.get(spawns[-1])
             if card is not None and card.entry in storybook.entries:
                 enables.append(card.entry)
         elif leaf.name == "gain_coda" and isinstance(leaf.value, str):
             codas.append(leaf.value)
         elif leaf.name == "score" and isinstance(leaf.value, dict):
-            scores.append(tuple(_points(leaf.value.get(e)) for e in ENDINGS))  # type: ignore[arg-type]
-    gain = NO_SCORE if not scores else tuple(sum(s[i] for s in scores) for i in range(4))
+            points = leaf.value
+            # hot path: one tuple per score effect, A..D spelt out (ENDINGS)
+            scores.append((_points(points.get("A")), _points(points.get("B")),
+                           _points(points.get("C")), _points(points.get("D"))))
+    if not scores:
+        gain = NO_SCORE
+    elif len(scores) == 1:
+        gain = scores[0]
+    else:
+        gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
     return Arc(
         node,
         index,
@@ -181,6 +193,7 @@ def _arc(
         tuple(codas),
         tuple(scores),
         gain,
+        tuple(spawns),
     )  # type: ignore[arg-type]
 
 

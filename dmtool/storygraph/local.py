@@ -59,7 +59,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 f"{node_name(node)} has more than 512 ways through its effects; only the "
                 f"first 512 were analysed. Split it into several entries with gotos",
             )
-        yield from _visited_links(storybook, arcs, blocks, node)
+        if any(arc.conditions for arc in arcs):
+            yield from _visited_links(storybook, arcs, blocks, node)
     for number, entrance in graph.entrances.items():
         entry = storybook.entries[number]
         yield from _condition_links(

@@ -34,7 +34,7 @@ from functools import cached_property
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
 from dmtool.storygraph.conditions import Facts
-from dmtool.storygraph.reach import components, enterable, open_arcs, open_map
+from dmtool.storygraph.reach import components, enterable, open_map
 
 INF = float("inf")
 
@@ -113,6 +113,7 @@ def walk_values(
     """For every node of `within` (closed under its links), the most each weight can collect
     in one walk from there (see the module's docstring)."""
     arcs_of = open_map(graph, facts)
+    entrances = graph.entrances
     value: dict[Node, list[float]] = {}
     # What a walk collects when it can collect nothing, shared: max with it changes no
     # value (every value is at least 0), so a link to such a node is passed over.
@@ -127,9 +128,11 @@ def walk_values(
         best = nothing  # never changed in place: each step below makes a new list
         for node in component:
             for arc in arcs_of[node]:
-                target = (
-                    arc.goto if arc.goto in within and enterable(graph, arc.goto, facts) else None
-                )
+                target = arc.goto
+                # hot path: enterable() spelt out (most entries have no entrance condition)
+                if target is not None and (target not in within or (
+                        target in entrances and not enterable(graph, target, facts))):
+                    target = None
                 rows = rows_of(arc)
                 if not rows:
                     if target is not None and target not in members:
@@ -226,8 +229,9 @@ def _num(value: float) -> float:
 def starts(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> list[Node]:
     """Where a walk of the wanderer stage can begin: the roots and every spawned card's entry."""
     found: dict[Node, None] = {r.node: None for r in graph.stage_roots if r.node in stage}
+    arcs_of = open_map(graph, facts)
     for node in stage:
-        for arc in open_arcs(graph, node, facts):
+        for arc in arcs_of.get(node, ()):
             for target in arc.enables:
                 if target in stage:
                     found[target] = None

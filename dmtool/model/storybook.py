@@ -168,18 +168,22 @@ def _effects_of(block: Any) -> tuple[Any, ...]:
 
 
 def _entry(raw: Any, parts: Parts) -> Entry | None:
-    if not isinstance(raw, dict) or _int(raw.get("entry")) is None:
+    # hot path (every entry of every storybook): fields given in order, not by name
+    if not isinstance(raw, dict):
+        return None
+    number = raw.get("entry")
+    if _int(number) is None:
         return None
     entrance = raw.get("entrance")
     when = entrance.get("when") if isinstance(entrance, dict) else None
     return Entry(
-        number=raw["entry"],
-        kind=_str(raw.get("kind")),
-        title=_str(raw.get("title")),
-        text=_str(raw.get("text")),
-        effects=tuple(_list(raw.get("effects"))),
-        entrance=when if isinstance(when, dict) else None,
-        parts=parts,
+        number,
+        _str(raw.get("kind")),
+        _str(raw.get("title")),
+        _str(raw.get("text")),
+        tuple(_list(raw.get("effects"))),
+        when if isinstance(when, dict) else None,
+        parts,
     )
 
 

@@ -127,13 +127,15 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
         nodes.append("setup")
     for letter in storybook.endings:
         nodes += [f"{letter}:setup", f"{letter}:event"]
+    entries = storybook.entries
     for node in nodes:
         effects, parts = graph.effects_of(node)
         branches = first_branches(effects, parts, MAX_BRANCHES + 1)
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]
-        graph.arcs[node] = tuple(_arc(node, i, b, storybook, cards) for i, b in enumerate(branches))
+        graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
+                                  for i, b in enumerate(branches)])
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
             graph.entrances[number] = entry.entrance
@@ -145,12 +147,12 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
 
 
 def _arc(
-    node: Node, index: int, branch: Branch, storybook: Storybook, cards: Mapping[str, Source]
+    node: Node, index: int, branch: Branch, entries: Mapping[int, Any], cards: Mapping[str, Source]
 ) -> Arc:
     goto = broken = None
     if branch.exit.kind == "goto":
         target = branch.exit.value
-        if target in storybook.entries:
+        if target in entries:
             goto = target
         else:
             broken = target if isinstance(target, int) else -1
@@ -167,7 +169,7 @@ def _arc(
         if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
             spawns.append(leaf.value.get("card"))
             card = cards.get(spawns[-1])
-            if card is not None and card.entry in storybook.entries:
+            if card is not None and card.entry in entries:
                 enables.append(card.entry)
         elif leaf.name == "gain_coda" and isinstance(leaf.value, str):
             codas.append(leaf.value)

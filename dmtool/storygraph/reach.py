@@ -126,37 +126,40 @@ def _tarjan(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None) -> li
     for start in succ:
         if start in index:
             continue
-        work = [(start, 0)]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        # Each node on the path with what is left of its links (an iterator, resumed when
+        # the search comes back to it): the recursive algorithm without recursion.
+        work = [(start, iter(succ[start]))]
         while work:
-            node, i = work[-1]
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            targets = succ.get(node, [])
-            if i < len(targets):
-                work[-1] = (node, i + 1)
-                target = targets[i]
+            node, targets = work[-1]
+            for target in targets:
                 if target not in succ:
                     continue
                 if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                out.append(component)
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(succ[target])))
+                    break
+                if target in on_stack and index[target] < low[node]:
+                    low[node] = index[target]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
     return out
 
 

@@ -121,10 +121,16 @@ def walk_values(
     # `within` is closed under its links, so its components are whole components of the
     # graph (an entrance that can never be passed may cut one: we keep its part inside).
     for whole in components(graph, facts):
-        component = [n for n in whole if n in within]
-        if not component:
-            continue
-        members = set(component)
+        members: Collection[Node]
+        if len(whole) == 1:  # most components: a node on no cycle (a list serves as its set)
+            if whole[0] not in within:
+                continue
+            component = members = whole
+        else:
+            component = [n for n in whole if n in within]
+            if not component:
+                continue
+            members = set(component)
         best = nothing  # never changed in place: each step below makes a new list
         for node in component:
             for arc in arcs_of[node]:

@@ -201,26 +201,19 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
         out = []
         for outcome in ("pass", "fail"):
             sub = body.get(outcome)
-            where = here + ("test", outcome) if sub is not None else here + ("test",)
-            out.append(
-                (Step(outcome, where, here, body, outcome), _list(sub), here + ("test", outcome))
-            )
+            side = here + ("test", outcome)
+            where = side if sub is not None else here + ("test",)
+            out.append((Step(outcome, where, here, body, outcome), _list(sub), side))
         return out
     if name == "choice" and isinstance(body, list):
         out = []
         for k, raw_option in enumerate(body):
             option = raw_option if isinstance(raw_option, dict) else {}
             when = option.get("when")
-            step = Step(
-                "option",
-                here + ("choice", k),
-                here,
-                body,
-                _str(option.get("label")) or f"option {k + 1}",
-                index=k,
-                condition=when if isinstance(when, dict) else None,
-            )
-            out.append((step, _list(option.get("effects")), here + ("choice", k, "effects")))
+            side = here + ("choice", k)
+            label = _str(option.get("label")) or f"option {k + 1}"
+            step = Step("option", side, here, body, label, k, when if isinstance(when, dict) else None)
+            out.append((step, _list(option.get("effects")), side + ("effects",)))
         return out
     if name == "if" and isinstance(body, dict):
         when = body.get("when") if isinstance(body.get("when"), dict) else None

@@ -146,57 +146,55 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
+# The plain effects an arc digests; every other one is passed over.
+_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score"})
+
+
 def _arc(
     node: Node, index: int, branch: Branch, entries: Mapping[int, Any], cards: Mapping[str, Source]
 ) -> Arc:
     goto = broken = None
-    if branch.exit.kind == "goto":
-        target = branch.exit.value
+    exit_ = branch.exit
+    if exit_.kind == "goto":
+        target = exit_.value
         if target in entries:
             goto = target
         else:
             broken = target if isinstance(target, int) else -1
-    enables: list[int] = []
-    spawns: list[Any] = []
-    codas: list[str] = []
-    scores: list[tuple[int, int, int, int]] = []
-    conditions = []
+    # hot path (every branch of every storybook): most branches digest nothing, so each
+    # field starts as the empty tuple and grows only when something is found
+    enables: tuple[int, ...] = ()
+    spawns: tuple[Any, ...] = ()
+    codas: tuple[str, ...] = ()
+    scores: tuple[tuple[int, int, int, int], ...] = ()
+    conditions: tuple[tuple[Mapping[str, Any], bool], ...] = ()
     for leaf in branch.events:
         if type(leaf) is Step:
             if leaf.condition is not None:
-                conditions.append((leaf.condition, leaf.negated))
+                conditions += ((leaf.condition, leaf.negated),)
             continue
-        if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
-            spawns.append(leaf.value.get("card"))
+        name = leaf.name
+        if name not in _DIGESTED:
+            continue
+        value = leaf.value
+        if name == "spawn_encounter" and isinstance(value, dict):
+            spawns += (value.get("card"),)
             card = cards.get(spawns[-1])
             if card is not None and card.entry in entries:
-                enables.append(card.entry)
-        elif leaf.name == "gain_coda" and isinstance(leaf.value, str):
-            codas.append(leaf.value)
-        elif leaf.name == "score" and isinstance(leaf.value, dict):
-            points = leaf.value
-            # hot path: one tuple per score effect, A..D spelt out (ENDINGS)
-            scores.append((_points(points.get("A")), _points(points.get("B")),
-                           _points(points.get("C")), _points(points.get("D"))))
+                enables += (card.entry,)
+        elif name == "gain_coda" and isinstance(value, str):
+            codas += (value,)
+        elif name == "score" and isinstance(value, dict):
+            scores += ((_points(value.get("A")), _points(value.get("B")),
+                        _points(value.get("C")), _points(value.get("D"))),)  # A..D: ENDINGS
     if not scores:
         gain = NO_SCORE
     elif len(scores) == 1:
         gain = scores[0]
     else:
         gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
-    return Arc(
-        node,
-        index,
-        branch,
-        goto,
-        broken,
-        tuple(enables),
-        tuple(conditions),
-        tuple(codas),
-        tuple(scores),
-        gain,
-        tuple(spawns),
-    )  # type: ignore[arg-type]
+    return Arc(node, index, branch, goto, broken, enables, conditions, codas, scores, gain,
+               spawns)
 
 
 def _points(value: Any) -> int:

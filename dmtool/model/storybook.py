@@ -174,14 +174,16 @@ def _entry(raw: Any, parts: Parts) -> Entry | None:
     number = raw.get("entry")
     if _int(number) is None:
         return None
+    kind, title, text = raw.get("kind"), raw.get("title"), raw.get("text")
+    effects = raw.get("effects")
     entrance = raw.get("entrance")
     when = entrance.get("when") if isinstance(entrance, dict) else None
     return Entry(
         number,
-        _str(raw.get("kind")),
-        _str(raw.get("title")),
-        _str(raw.get("text")),
-        tuple(_list(raw.get("effects"))),
+        kind if isinstance(kind, str) else "",
+        title if isinstance(title, str) else "",
+        text if isinstance(text, str) else "",
+        tuple(effects) if isinstance(effects, list) else (),
         when if isinstance(when, dict) else None,
         parts,
     )

@@ -32,6 +32,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
         seen: set[Parts] = set()
         for arc in arcs:
             exit_ = arc.branch.exit
+            if arc.goto is not None:
+                continue  # hot path: a link to an entry that exists is neither finding
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield diagnose(

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
+import yaml
 from storygraph_support import entry, load, storybook_data, write
 
 from dmtool.model.storybook import (
     Storybook,
     always_exits,
     dead_effects,
+    first_branches,
     iter_branches,
     iter_effects,
 )
@@ -161,3 +164,78 @@ def test_malformed_shapes_are_skipped_not_raised() -> None:
     assert list(book.entries) == [2] and book.entries[2].effects == ()
     assert list(book.endings) == ["A"] and book.endings["A"].conclusions == ()
     assert Storybook.from_data(None).entries == {}
+
+
+# Effect lists with every kind of side, groups, malformed effects and a product of choices.
+_WALKED = [
+    [],
+    [{"goto": 1}, {"score": {"A": 1}}],
+    ["not an effect", {"a": 1, "b": 2}, {"test": "no body"}, {"lose_health": 1}],
+    [{"all_wanderers": [{"may": [{"gain_coda": "x"}]}, {"goto": 3}]}, {"end": "encounter"}],
+    [{"if": {"when": {"has_coda": "x"}, "then": [{"goto": 2}]}}, {"choice": [
+        {"label": "a", "effects": [{"goto": 1}]}, {"when": {"visited": 3}}, "bad"]}],
+    [{"choice": [{"label": str(k), "effects": [{"score": {"B": k}}]} for k in range(4)]}] * 6,
+    [{"test": {"pass": [{"goto": 1}], "fail": [{"end": "encounter"}, {"may": [{"goto": 2}]}]}},
+     {"lose_health": 1}, {"goto": 3}],
+    [{"central_wanderer": [{"conclude": "x"}]}, {"if": {"then": [{"goto": 1}]}}],
+    [{"if": {"then": [{"goto": 1}], "else": [{"fail_stage": True}]}}, {"choice": []}],
+    [{"choice": [{"effects": [{"goto": 1}]}, {"effects": [{"end": "x"}]}]}, "x", {"goto": 2}],
+]
+
+
+def _storybook_effects() -> list[list]:
+    """Every effect list of the storybooks in content/ and in the test cases."""
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in sorted([*root.glob("content/**/storybook*.yaml"),
+                        *root.glob("tests/**/storybook*.yaml")]):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for raw in data.get("entries") or [] if isinstance(data, dict) else []:
+            if isinstance(raw, dict) and isinstance(raw.get("effects"), list):
+                found.append(raw["effects"])
+    return found
+
+
+def test_first_branches_are_the_walkers_first_branches() -> None:
+    walked = _WALKED + _storybook_effects()
+    assert len(walked) > 100
+    for effects in walked:
+        for limit in (0, 1, 3, 513):
+            assert first_branches(effects, P, limit) == list(
+                islice(iter_branches(effects, P), limit)), (effects, limit)
+
+
+def _dead_reference(effects: list, parts: tuple) -> list[tuple]:
+    """dead_effects as first written: the effect after one that always exits, per list."""
+    found: list[tuple] = []
+    for index, effect in enumerate(effects):
+        if index > 0 and always_exits(effects[index - 1 : index]):
+            return [*found, parts + (index,)]
+        if not isinstance(effect, dict) or len(effect) != 1:
+            continue
+        ((name, body),) = effect.items()
+        here = parts + (index, name)
+        if name == "test" and isinstance(body, dict):
+            for outcome in ("pass", "fail"):
+                found += _dead_reference(_as_list(body.get(outcome)), here + (outcome,))
+        elif name == "choice" and isinstance(body, list):
+            for k, option in enumerate(body):
+                if isinstance(option, dict):
+                    found += _dead_reference(_as_list(option.get("effects")), here + (k, "effects"))
+        elif name == "if" and isinstance(body, dict):
+            for side in ("then", "else"):
+                found += _dead_reference(_as_list(body.get(side)), here + (side,))
+        elif name in ("may", "all_wanderers", "central_wanderer"):
+            found += _dead_reference(_as_list(body), here)
+    return found
+
+
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def test_dead_effects_match_the_first_definition() -> None:
+    walked = _WALKED + _storybook_effects()
+    assert any(_dead_reference(effects, P) for effects in walked)
+    for effects in walked:
+        assert list(dead_effects(effects, P)) == _dead_reference(effects, P), effects

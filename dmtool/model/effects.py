@@ -92,6 +92,14 @@ def single(effect: Any) -> tuple[str, Any] | None:
 
 
 _Frame = tuple[Sequence[Any], Parts, int]
+# What the walker does with an effect, by name (one look-up per effect); any other name
+# is a plain effect.
+_ROLES = {
+    "goto": "exit",
+    **dict.fromkeys(TERMINALS, "exit"),
+    **dict.fromkeys(BRANCHING, "branching"),
+    **dict.fromkeys(GROUPS, "group"),
+}
 
 
 def iter_branches(effects: Sequence[Any], parts: Parts) -> Iterator[Branch]:
@@ -132,32 +140,80 @@ def _walk(frames: tuple[_Frame, ...], events: tuple[Step | Leaf, ...]) -> Iterat
     yield Branch(events, Exit("open", None, last.parts if last is not None else ()))
 
 
+def first_branches(effects: Sequence[Any], parts: Parts, limit: int) -> list[Branch]:
+    """The first `limit` branches of iter_branches(effects, parts), in the same order.
+
+    Hot path: the story graph walks every entry of every storybook once per check. One
+    plain loop per side, appending to a list, costs a third of the nested generators (and
+    of their frame tuples, rebuilt for every effect).
+    """
+    found: list[Branch] = []
+    if limit > 0:
+        _collect(effects, parts, 0, (), (), found, limit)
+    return found
+
+
+def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Frame, ...],
+             events: tuple[Step | Leaf, ...], found: list[Branch], limit: int) -> bool:
+    """Append the branches from effect `index` of `seq` on (then the rest of each frame of
+    `outer`, innermost last) to `found`; False once `limit` branches are found."""
+    while True:
+        if index >= len(seq):
+            if not outer:
+                break
+            seq, seq_parts, index = outer[-1]
+            outer = outer[:-1]
+            continue
+        effect = seq[index]
+        index += 1
+        if type(effect) is not dict or len(effect) != 1:
+            continue
+        ((name, body),) = effect.items()
+        role = _ROLES.get(name)
+        if role is None:  # most effects: a plain one, resolved on the way
+            events = events + (Leaf(name, body, seq_parts + (index - 1, name)),)
+            continue
+        here = seq_parts + (index - 1,)
+        if role == "exit":
+            found.append(Branch(events, Exit(name, body, here + (name,))))
+            return len(found) < limit
+        if role == "branching":
+            sides = _sides(name, body, here)
+            if sides is not None:
+                rest = outer + ((seq, seq_parts, index),)
+                for step, sub, sub_parts in sides:
+                    if not _collect(sub, sub_parts, 0, rest, events + (step,), found, limit):
+                        return False
+                return True
+        elif role == "group":
+            outer = outer + ((seq, seq_parts, index),)
+            seq, seq_parts, index = _list(body), here + (name,), 0
+            continue
+        events = events + (Leaf(name, body, here + (name,)),)
+    last = next((e for e in reversed(events) if type(e) is Step), None)
+    found.append(Branch(events, Exit("open", None, last.parts if last is not None else ())))
+    return len(found) < limit
+
+
 def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any], Parts]] | None:
     """The sides of a branching effect, each with the effects it resolves; None if not one."""
     if name == "test" and isinstance(body, dict):
         out = []
         for outcome in ("pass", "fail"):
             sub = body.get(outcome)
-            where = here + ("test", outcome) if sub is not None else here + ("test",)
-            out.append(
-                (Step(outcome, where, here, body, outcome), _list(sub), here + ("test", outcome))
-            )
+            side = here + ("test", outcome)
+            where = side if sub is not None else here + ("test",)
+            out.append((Step(outcome, where, here, body, outcome), _list(sub), side))
         return out
     if name == "choice" and isinstance(body, list):
         out = []
         for k, raw_option in enumerate(body):
             option = raw_option if isinstance(raw_option, dict) else {}
             when = option.get("when")
-            step = Step(
-                "option",
-                here + ("choice", k),
-                here,
-                body,
-                _str(option.get("label")) or f"option {k + 1}",
-                index=k,
-                condition=when if isinstance(when, dict) else None,
-            )
-            out.append((step, _list(option.get("effects")), here + ("choice", k, "effects")))
+            side = here + ("choice", k)
+            label = _str(option.get("label")) or f"option {k + 1}"
+            step = Step("option", side, here, body, label, k, when if isinstance(when, dict) else None)
+            out.append((step, _list(option.get("effects")), side + ("effects",)))
         return out
     if name == "if" and isinstance(body, dict):
         when = body.get("when") if isinstance(body.get("when"), dict) else None
@@ -215,47 +271,61 @@ def iter_effects(effects: Sequence[Any], parts: Parts) -> Iterator[tuple[str, An
 
 def always_exits(effects: Sequence[Any]) -> bool:
     """Whether every way through the list ends in a goto or a terminal."""
-    for effect in effects:
-        parsed = single(effect)
-        if parsed is None:
-            continue
-        name, body = parsed
-        if name == "goto" or name in TERMINALS:
-            return True
-        if name == "test" and isinstance(body, dict):
-            if all(always_exits(_list(body.get(o))) for o in ("pass", "fail")):
-                return True
-        elif name == "choice" and isinstance(body, list) and body:
-            if all(isinstance(o, dict) and always_exits(_list(o.get("effects"))) for o in body):
-                return True
-        elif name == "if" and isinstance(body, dict):
-            if all(always_exits(_list(body.get(s))) for s in ("then", "else")):
-                return True
-        elif name in GROUPS and always_exits(_list(body)):
-            return True
-    return False
+    return any(map(_exits, effects))
+
+
+def _exits(effect: Any) -> bool:
+    """Whether every way through this one effect ends in a goto or a terminal."""
+    parsed = single(effect)
+    if parsed is None:
+        return False
+    name, body = parsed
+    if name == "goto" or name in TERMINALS:
+        return True
+    if name == "test" and isinstance(body, dict):
+        return all(always_exits(_list(body.get(o))) for o in ("pass", "fail"))
+    if name == "choice" and isinstance(body, list) and body:
+        return all(isinstance(o, dict) and always_exits(_list(o.get("effects"))) for o in body)
+    if name == "if" and isinstance(body, dict):
+        return all(always_exits(_list(body.get(s))) for s in ("then", "else"))
+    return name in GROUPS and always_exits(_list(body))
 
 
 def dead_effects(effects: Sequence[Any], parts: Parts) -> Iterator[Parts]:
     """The first effect of each list (nested ones too) written after an effect that always exits."""
+    found: list[Parts] = []
+    _dead(effects, parts, found)
+    return iter(found)
+
+
+def _dead(effects: Sequence[Any], parts: Parts, found: list[Parts]) -> None:
+    """dead_effects, appended to `found` (hot path: one call per node of every graph).
+
+    Each effect is looked at once: its nested lists first, then whether it always exits,
+    which makes the next effect the dead one.
+    """
+    last = len(effects) - 1
     for index, effect in enumerate(effects):
-        if index > 0 and always_exits(effects[index - 1 : index]):
-            yield parts + (index,)
-            return
-        parsed = single(effect)
-        if parsed is None:
+        if type(effect) is not dict or len(effect) != 1:
             continue
-        name, body = parsed
-        here = parts + (index, name)
-        if name == "test" and isinstance(body, dict):
-            for outcome in ("pass", "fail"):
-                yield from dead_effects(_list(body.get(outcome)), here + (outcome,))
-        elif name == "choice" and isinstance(body, list):
-            for k, option in enumerate(body):
-                if isinstance(option, dict):
-                    yield from dead_effects(_list(option.get("effects")), here + (k, "effects"))
-        elif name == "if" and isinstance(body, dict):
-            for side in ("then", "else"):
-                yield from dead_effects(_list(body.get(side)), here + (side,))
-        elif name == "may" or name in GROUPS:
-            yield from dead_effects(_list(body), here)
+        ((name, body),) = effect.items()
+        if name in BRANCHING or name in GROUPS:
+            here = parts + (index, name)
+            if name == "test" and isinstance(body, dict):
+                for outcome in ("pass", "fail"):
+                    _dead(_list(body.get(outcome)), here + (outcome,), found)
+            elif name == "choice" and isinstance(body, list):
+                for k, option in enumerate(body):
+                    if isinstance(option, dict):
+                        _dead(_list(option.get("effects")), here + (k, "effects"), found)
+            elif name == "if" and isinstance(body, dict):
+                for side in ("then", "else"):
+                    _dead(_list(body.get(side)), here + (side,), found)
+            elif name == "may" or name in GROUPS:
+                _dead(_list(body), here, found)
+            exits = index < last and _exits(effect)
+        else:
+            exits = index < last and (name == "goto" or name in TERMINALS)
+        if exits:
+            found.append(parts + (index + 1,))
+            return

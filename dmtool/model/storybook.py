@@ -19,6 +19,7 @@ from dmtool.model.effects import (
     Step,
     always_exits,
     dead_effects,
+    first_branches,
     iter_branches,
     iter_effects,
     single,
@@ -42,6 +43,7 @@ __all__ = [
     "Storybook",
     "always_exits",
     "dead_effects",
+    "first_branches",
     "iter_branches",
     "iter_effects",
     "single",
@@ -166,18 +168,24 @@ def _effects_of(block: Any) -> tuple[Any, ...]:
 
 
 def _entry(raw: Any, parts: Parts) -> Entry | None:
-    if not isinstance(raw, dict) or _int(raw.get("entry")) is None:
+    # hot path (every entry of every storybook): fields given in order, not by name
+    if not isinstance(raw, dict):
         return None
+    number = raw.get("entry")
+    if _int(number) is None:
+        return None
+    kind, title, text = raw.get("kind"), raw.get("title"), raw.get("text")
+    effects = raw.get("effects")
     entrance = raw.get("entrance")
     when = entrance.get("when") if isinstance(entrance, dict) else None
     return Entry(
-        number=raw["entry"],
-        kind=_str(raw.get("kind")),
-        title=_str(raw.get("title")),
-        text=_str(raw.get("text")),
-        effects=tuple(_list(raw.get("effects"))),
-        entrance=when if isinstance(when, dict) else None,
-        parts=parts,
+        number,
+        kind if isinstance(kind, str) else "",
+        title if isinstance(title, str) else "",
+        text if isinstance(text, str) else "",
+        tuple(effects) if isinstance(effects, list) else (),
+        when if isinstance(when, dict) else None,
+        parts,
     )
 
 

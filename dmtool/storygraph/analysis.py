@@ -4,8 +4,9 @@ problem into a diagnostic at the line of the entry, link or card concerned."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
@@ -16,7 +17,7 @@ from dmtool.storygraph.conditions import Facts
 from dmtool.storygraph.context import Source, StoryContext, located
 from dmtool.storygraph.explain import Everything, closed_exit, decided_findings, why_not
 from dmtool.storygraph.local import local_findings, where
-from dmtool.storygraph.reach import components, open_arcs, traps
+from dmtool.storygraph.reach import components, open_map, traps
 from dmtool.storygraph.scores import INF, ScoreAnalysis, analyse_scores
 from dmtool.storygraph.solve import Solution, solve
 
@@ -27,9 +28,13 @@ class Analysis:
     solution: Solution
     scores: ScoreAnalysis
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    # Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap, broken.
-    problems: dict[str, set[int]] = field(default_factory=dict)
     traps: list[list[int]] = field(default_factory=list)
+
+    @cached_property
+    def problems(self) -> dict[str, set[int]]:
+        """Entry numbers by problem, for drawings and JSON: dead-end, unreachable, trap,
+        broken (worked out when asked: a check does not)."""
+        return _problems(self)
 
 
 def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analysis:
@@ -43,13 +48,10 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
             + list(_global_findings(analysis))
             + list(decided_findings(graph, solution.facts, solution.reached))
         )
-        _collect_problems(analysis)
     return analysis
 
 
-
-
-def _collect_problems(analysis: Analysis) -> None:
+def _problems(analysis: Analysis) -> dict[str, set[int]]:
     graph = analysis.graph
     problems: dict[str, set[int]] = {
         "dead-end": set(),
@@ -66,7 +68,7 @@ def _collect_problems(analysis: Analysis) -> None:
     problems["unreachable"] = {n for n in graph.entries if n not in analysis.solution.reached}
     for trap in analysis.traps:
         problems["trap"].update(trap)
-    analysis.problems = problems
+    return problems
 
 
 def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:
@@ -81,16 +83,19 @@ def _predecessors(graph: StoryGraph) -> dict[Node, list[tuple[Node, Arc]]]:
 def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     graph, solution = analysis.graph, analysis.solution
     storybook, facts = graph.storybook, solution.facts
-    preds = _predecessors(graph)
+    # The links into each node, built only to explain an entry or conclusion never reached.
+    preds = cache(lambda: _predecessors(graph))
     conclusions = {c.entry for e in storybook.endings.values() for c in e.conclusions}
     orphans = list(_orphan_cards(analysis))
     # An orphan card's entry is unreachable because of the card (DM308), said once there.
     explained = conclusions | {card.entry for card in orphans}
     yield from _unreachable(graph, solution, preds, explained)
+    arcs_of = open_map(graph, facts)
     scored = {
         e
         for n in solution.stage
-        for a in open_arcs(graph, n, facts)
+        for a in arcs_of.get(n, ())
+        if a.scores
         for e, g in zip(ENDINGS, a.gain)
         if g > 0
     }
@@ -114,7 +119,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
             number = conclusion.entry
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
                 why = why_not(
-                    graph, number, solution.finale.get(letter, frozenset()), facts, preds
+                    graph, number, solution.finale.get(letter, frozenset()), facts, preds()
                 )
                 yield diagnose(
                     "DM305",
@@ -152,7 +157,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
 def _unreachable(
     graph: StoryGraph,
     solution: Solution,
-    preds: dict[Node, list[tuple[Node, Arc]]],
+    preds: Callable[[], dict[Node, list[tuple[Node, Arc]]]],
     conclusions: set[Any],
 ) -> Iterator[Diagnostic]:
     """One finding per unreachable region, at its first entry, counting what hangs off it."""
@@ -164,11 +169,12 @@ def _unreachable(
     everything = Facts(codas=Everything(), visited=Everything())
     for component in components(graph, everything, lost):
         members = set(component)
-        if any(p in lost_set and p not in members for m in component for p, _ in preds.get(m, ())):
+        if any(p in lost_set and p not in members for m in component
+               for p, _ in preds().get(m, ())):
             continue  # reached only through another unreachable region, counted there
         head = min(component)
         behind = _downstream(graph, members, lost_set) - 1
-        why = why_not(graph, head, solution.reached, solution.facts, preds)
+        why = why_not(graph, head, solution.reached, solution.facts, preds())
         more = (
             f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it"
             if behind
@@ -215,11 +221,10 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
 def _orphan_cards(analysis: Analysis) -> Iterator[Source]:
     graph, solution = analysis.graph, analysis.solution
     spawned: set[str] = set()
+    arcs_of = open_map(graph, solution.facts)
     for node in solution.reached:
-        for arc in open_arcs(graph, node, solution.facts):
-            for leaf in arc.branch.leaves:
-                if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
-                    spawned.add(leaf.value.get("card"))
+        for arc in arcs_of.get(node, ()):
+            spawned.update(arc.spawns)
     for card in graph.context.cards + graph.context.finale:
         if card.card_id is not None and not card.spawned and card.card_id not in spawned:
             yield card

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook, iter_branches
+from dmtool.model.storybook import Branch, Parts, Step, Storybook, first_branches
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -34,6 +33,8 @@ class Arc(NamedTuple):
     codas: tuple[str, ...]
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
     gain: tuple[int, int, int, int]  # their sum
+    # The `card` of each spawn_encounter effect on the branch, whatever it names, in order.
+    spawns: tuple[Any, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -126,13 +127,15 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
         nodes.append("setup")
     for letter in storybook.endings:
         nodes += [f"{letter}:setup", f"{letter}:event"]
+    entries = storybook.entries
     for node in nodes:
         effects, parts = graph.effects_of(node)
-        branches = list(islice(iter_branches(effects, parts), MAX_BRANCHES + 1))
+        branches = first_branches(effects, parts, MAX_BRANCHES + 1)
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]
-        graph.arcs[node] = tuple(_arc(node, i, b, storybook, cards) for i, b in enumerate(branches))
+        graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
+                                  for i, b in enumerate(branches)])
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
             graph.entrances[number] = entry.entrance
@@ -143,46 +146,55 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
+# The plain effects an arc digests; every other one is passed over.
+_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score"})
+
+
 def _arc(
-    node: Node, index: int, branch: Branch, storybook: Storybook, cards: Mapping[str, Source]
+    node: Node, index: int, branch: Branch, entries: Mapping[int, Any], cards: Mapping[str, Source]
 ) -> Arc:
     goto = broken = None
-    if branch.exit.kind == "goto":
-        target = branch.exit.value
-        if target in storybook.entries:
+    exit_ = branch.exit
+    if exit_.kind == "goto":
+        target = exit_.value
+        if target in entries:
             goto = target
         else:
             broken = target if isinstance(target, int) else -1
-    enables: list[int] = []
-    codas: list[str] = []
-    scores: list[tuple[int, int, int, int]] = []
-    conditions = []
+    # hot path (every branch of every storybook): most branches digest nothing, so each
+    # field starts as the empty tuple and grows only when something is found
+    enables: tuple[int, ...] = ()
+    spawns: tuple[Any, ...] = ()
+    codas: tuple[str, ...] = ()
+    scores: tuple[tuple[int, int, int, int], ...] = ()
+    conditions: tuple[tuple[Mapping[str, Any], bool], ...] = ()
     for leaf in branch.events:
         if type(leaf) is Step:
             if leaf.condition is not None:
-                conditions.append((leaf.condition, leaf.negated))
+                conditions += ((leaf.condition, leaf.negated),)
             continue
-        if leaf.name == "spawn_encounter" and isinstance(leaf.value, dict):
-            card = cards.get(leaf.value.get("card"))
-            if card is not None and card.entry in storybook.entries:
-                enables.append(card.entry)
-        elif leaf.name == "gain_coda" and isinstance(leaf.value, str):
-            codas.append(leaf.value)
-        elif leaf.name == "score" and isinstance(leaf.value, dict):
-            scores.append(tuple(_points(leaf.value.get(e)) for e in ENDINGS))  # type: ignore[arg-type]
-    gain = NO_SCORE if not scores else tuple(sum(s[i] for s in scores) for i in range(4))
-    return Arc(
-        node,
-        index,
-        branch,
-        goto,
-        broken,
-        tuple(enables),
-        tuple(conditions),
-        tuple(codas),
-        tuple(scores),
-        gain,
-    )  # type: ignore[arg-type]
+        name = leaf.name
+        if name not in _DIGESTED:
+            continue
+        value = leaf.value
+        if name == "spawn_encounter" and isinstance(value, dict):
+            spawns += (value.get("card"),)
+            card = cards.get(spawns[-1])
+            if card is not None and card.entry in entries:
+                enables += (card.entry,)
+        elif name == "gain_coda" and isinstance(value, str):
+            codas += (value,)
+        elif name == "score" and isinstance(value, dict):
+            scores += ((_points(value.get("A")), _points(value.get("B")),
+                        _points(value.get("C")), _points(value.get("D"))),)  # A..D: ENDINGS
+    if not scores:
+        gain = NO_SCORE
+    elif len(scores) == 1:
+        gain = scores[0]
+    else:
+        gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
+    return Arc(node, index, branch, goto, broken, enables, conditions, codas, scores, gain,
+               spawns)
 
 
 def _points(value: Any) -> int:

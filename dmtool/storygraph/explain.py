@@ -146,16 +146,19 @@ def _written(
     seen: set[int] = set()
     # An entrance is judged when a reached branch leads to its entry (or a root names it),
     # whether or not the entry can then be entered.
-    knocked = set(reached) | {r.node for r in graph.all_roots()}
-    knocked |= {a.goto for n in reached for a in graph.arcs.get(n, ()) if a.goto is not None}
-    for number, entrance in graph.entrances.items():
-        if number in knocked:
-            entry = graph.storybook.entries[number]
-            yield entrance, "entrance", entry.parts + ("entrance", "when")
+    if graph.entrances:
+        knocked = set(reached) | {r.node for r in graph.all_roots()}
+        knocked |= {a.goto for n in reached for a in graph.arcs.get(n, ()) if a.goto is not None}
+        for number, entrance in graph.entrances.items():
+            if number in knocked:
+                entry = graph.storybook.entries[number]
+                yield entrance, "entrance", entry.parts + ("entrance", "when")
     for node in graph.arcs:
         if node not in reached:
             continue
         for arc in graph.arcs[node]:
+            if not arc.conditions:
+                continue  # no step of the branch holds a condition (Arc.conditions)
             for step in arc.branch.steps:
                 if step.condition is not None and id(step.condition) not in seen:
                     seen.add(id(step.condition))

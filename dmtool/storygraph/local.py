@@ -32,6 +32,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
         seen: set[Parts] = set()
         for arc in arcs:
             exit_ = arc.branch.exit
+            if arc.goto is not None:
+                continue  # hot path: a link to an entry that exists is neither finding
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield diagnose(
@@ -59,13 +61,12 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 f"{node_name(node)} has more than 512 ways through its effects; only the "
                 f"first 512 were analysed. Split it into several entries with gotos",
             )
-        yield from _visited_links(storybook, arcs, blocks.around(node))
-    for entry in storybook.entries.values():
-        if entry.entrance is not None:
-            yield from _condition_links(
-                storybook, entry.entrance, entry.parts + ("entrance", "when"),
-                blocks.around(entry.number),
-            )
+        if any(arc.conditions for arc in arcs):
+            yield from _visited_links(storybook, arcs, blocks, node)
+    for number, entrance in graph.entrances.items():
+        entry = storybook.entries[number]
+        yield from _condition_links(
+            storybook, entrance, entry.parts + ("entrance", "when"), blocks, number)
     yield from _ending_links(graph, blocks)
     yield from _source_links(graph)
 
@@ -106,7 +107,8 @@ def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Dia
     )
 
 
-def _visited_links(storybook: Storybook, arcs: Any, near: Collection[int]) -> Iterator[Diagnostic]:
+def _visited_links(storybook: Storybook, arcs: Any, blocks: Blocks,
+                   node: Any) -> Iterator[Diagnostic]:
     """Conditions of 'if' sides and choice options, each once, read off the branches."""
     seen: set[int] = set()
     for arc in arcs:
@@ -121,11 +123,13 @@ def _visited_links(storybook: Storybook, arcs: Any, near: Collection[int]) -> It
                 if step.kind == "option"
                 else step.effect_parts + ("if", "when")
             )
-            yield from _condition_links(storybook, step.condition, at, near)
+            yield from _condition_links(storybook, step.condition, at, blocks, node)
 
 
 def _condition_links(storybook: Storybook, condition: Any, parts: Parts,
-                     near: Collection[int] = ()) -> Iterator[Diagnostic]:
+                     blocks: Blocks, node: Any) -> Iterator[Diagnostic]:
+    """DM301 at every `visited` of a missing entry in the condition (the hint looks in the
+    blocks around `node` first; they are worked out only when a hint is wanted)."""
     if not isinstance(condition, dict) or len(condition) != 1:
         return
     ((name, value),) = condition.items()
@@ -135,26 +139,25 @@ def _condition_links(storybook: Storybook, condition: Any, parts: Parts,
             where(storybook, parts + ("visited",)),
             f"the condition asks whether entry {value} was visited, but there is no "
             f"entry {value}; fix the number",
-            hint=hint_for(storybook, value, near),
+            hint=hint_for(storybook, value, blocks.around(node)),
         )
     elif name in ("all", "any") and isinstance(value, list):
         for i, sub in enumerate(value):
-            yield from _condition_links(storybook, sub, parts + (name, i), near)
+            yield from _condition_links(storybook, sub, parts + (name, i), blocks, node)
     elif name == "not":
-        yield from _condition_links(storybook, value, parts + ("not",), near)
+        yield from _condition_links(storybook, value, parts + ("not",), blocks, node)
 
 
 def _ending_links(graph: StoryGraph, blocks: Blocks) -> Iterator[Diagnostic]:
     storybook = graph.storybook
     for letter, ending in storybook.endings.items():
-        near = blocks.of_ending(letter)
         start = ending.start
         if start is not None and start not in storybook.entries:
             yield diagnose(
                 "DM301",
                 where(storybook, ending.parts + ("start",)),
                 f"ending {letter} starts at entry {start}, which does not exist",
-                hint=hint_for(storybook, start, near),
+                hint=hint_for(storybook, start, blocks.of_ending(letter)),
             )
         elif start is not None and storybook.entries[start].kind != "finale":
             yield diagnose(
@@ -172,7 +175,7 @@ def _ending_links(graph: StoryGraph, blocks: Blocks) -> Iterator[Diagnostic]:
                     "DM301",
                     where(storybook, conclusion.parts + ("entry",)),
                     f"ending {letter} lists conclusion entry {number}, which does not exist",
-                    hint=hint_for(storybook, number, near),
+                    hint=hint_for(storybook, number, blocks.of_ending(letter)),
                 )
                 continue
             if storybook.entries[number].kind == "conclusion":  # other kinds: DM259

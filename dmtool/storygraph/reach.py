@@ -56,11 +56,14 @@ def search(
         if node not in parents and node in graph.arcs and enterable(graph, node, facts):
             parents[node] = (None, None, "root")
             queue.append(node)
+    entrances = graph.entrances
     while queue:
         node = queue.popleft()
         for arc in arcs_of[node]:
             target = arc.goto
-            if target is not None and target not in parents and enterable(graph, target, facts):
+            # hot path: enterable() spelt out (most entries have no entrance condition)
+            if target is not None and target not in parents and (
+                    target not in entrances or evaluate(entrances[target], facts) is not False):
                 parents[target] = (node, arc, "goto")
                 queue.append(target)
             if enables:
@@ -123,37 +126,40 @@ def _tarjan(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None) -> li
     for start in succ:
         if start in index:
             continue
-        work = [(start, 0)]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        # Each node on the path with what is left of its links (an iterator, resumed when
+        # the search comes back to it): the recursive algorithm without recursion.
+        work = [(start, iter(succ[start]))]
         while work:
-            node, i = work[-1]
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            targets = succ.get(node, [])
-            if i < len(targets):
-                work[-1] = (node, i + 1)
-                target = targets[i]
+            node, targets = work[-1]
+            for target in targets:
                 if target not in succ:
                     continue
                 if target not in index:
-                    work.append((target, 0))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                out.append(component)
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(succ[target])))
+                    break
+                if target in on_stack and index[target] < low[node]:
+                    low[node] = index[target]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
     return out
 
 
@@ -163,11 +169,14 @@ def escaping(graph: StoryGraph, facts: Facts) -> set[Node]:
     preds: dict[Node, list[Node]] = {}
     found: set[Node] = set()
     for node, arcs in open_map(graph, facts).items():
-        if not arcs or any(a.escapes for a in arcs):
-            found.add(node)
+        escapes = not arcs
         for arc in arcs:
-            if arc.goto is not None:
+            if arc.goto is None:  # Arc.escapes
+                escapes = True
+            else:
                 preds.setdefault(arc.goto, []).append(node)
+        if escapes:
+            found.add(node)
     queue = deque(found)
     while queue:
         node = queue.popleft()
@@ -181,12 +190,13 @@ def escaping(graph: StoryGraph, facts: Facts) -> set[Node]:
 def traps(graph: StoryGraph, facts: Facts) -> list[list[int]]:
     """Cycles of entries with no way out to a terminal, each sorted, smallest entry first."""
     out_ = escaping(graph, facts)
+    arcs_of = open_map(graph, facts)
     found = []
     for component in components(graph, facts):
         if any(n in out_ for n in component):
             continue
         node = component[0]
-        cyclic = len(component) > 1 or any(a.goto == node for a in open_arcs(graph, node, facts))
+        cyclic = len(component) > 1 or any(a.goto == node for a in arcs_of.get(node, ()))
         if cyclic:
             found.append(sorted(n for n in component if isinstance(n, int)))
     return sorted(found)

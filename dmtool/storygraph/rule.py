@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
+from dmtool.loading.collector import collector_paused
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules.recording import RecordingCorpus
@@ -85,7 +86,12 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if not _reported(corpus, document, wanderer):
             continue  # none of its findings could be located in a file the user asked about
         by_wanderer[wanderer] += 1
-        for diagnostic in memo.findings(document, wanderer):
+        # The collector stays off until the book's data and analysis are freed again: a
+        # collection while they are alive (when the analysis ends, or while the data is
+        # unpacked) would scan all of them, and the corpus around them, for no cycle.
+        with collector_paused():
+            found = memo.findings(document, wanderer)
+        for diagnostic in found:
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic
                 continue
@@ -140,6 +146,7 @@ class _Memo:
         self._keys = {d.display: d.content_key for d in everything}
         members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
         self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
+        self._untold: dict[int, bool] = {}  # shared by the wanderers' views (ContextView)
 
     def known(self, book: SourceDocument, wanderer: str) -> bool:
         """Whether the book's findings are remembered for its documents as they are now."""
@@ -148,7 +155,7 @@ class _Memo:
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:
-            found = _analyse(self._corpus, book, wanderer)[0]
+            found = _analyse(self._corpus, book, wanderer, self._untold)[0]
             book.let_go_of_data()
             return found
         by_documents = f"{MEMO}{wanderer}:{self._membership}"
@@ -156,7 +163,7 @@ class _Memo:
         if stored is not None and self._current(stored):
             book.memos_used.add(by_documents)
             return [unpack(p) for p in stored[1]]
-        built = _Context(self._corpus, wanderer)
+        built = _Context(self._corpus, wanderer, self._untold)
         by_values = f"{MEMO}values:{wanderer}:{built.fingerprint()}"
 
         def compute(doc: SourceDocument) -> tuple[Any, ...]:
@@ -185,11 +192,12 @@ class _Memo:
 class _Context:
     """One wanderer's storybook context, built over a recording view of the corpus."""
 
-    def __init__(self, corpus: Corpus, wanderer: str) -> None:
+    def __init__(self, corpus: Corpus, wanderer: str,
+                 untold: dict[int, bool] | None = None) -> None:
         from dmtool.storygraph.context import context_for
 
         self.corpus = corpus
-        self.view = ContextView(corpus, wanderer)
+        self.view = ContextView(corpus, wanderer, untold)
         self.recording = RecordingCorpus(self.view)
         self.context = context_for(self.recording, wanderer)
 
@@ -259,10 +267,10 @@ def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
     return made[1]
 
 
-def _analyse(corpus: Corpus, document: SourceDocument,
-             wanderer: str) -> tuple[list[Diagnostic], set[str]]:
+def _analyse(corpus: Corpus, document: SourceDocument, wanderer: str,
+             untold: dict[int, bool] | None = None) -> tuple[list[Diagnostic], set[str]]:
     """The book's findings, and the display names of the other documents they depend on."""
-    built = _Context(corpus, wanderer)
+    built = _Context(corpus, wanderer, untold)
     found, _ = built.analyse(document)
     return found, built.recording.read - {document.display}
 
@@ -311,10 +319,14 @@ class ContextView:
     `incomplete` is set when such a document's entry number cannot be read.
     """
 
-    def __init__(self, corpus: Corpus, wanderer: str) -> None:
+    def __init__(self, corpus: Corpus, wanderer: str,
+                 untold: dict[int, bool] | None = None) -> None:
         self._corpus = corpus
         self._wanderer = wanderer
         self.incomplete = False
+        # id(document) -> whether its wanderer cannot be told (Corpus.reads_as is None); the
+        # same for every wanderer it does not name, so the views of one corpus share it.
+        self._untold = {} if untold is None else untold
         # The context asks for some kinds many times (every card kind, once per analysis);
         # the corpus does not change while a view lives, so each kind is read once.
         self._kinds: dict[str, list[SourceDocument]] = {}
@@ -338,11 +350,20 @@ class ContextView:
         mine = (kind == "round-trackers"
                 or self._corpus.top_fields(document).get("wanderer") == self._wanderer)
         read = document
-        if not mine and self._corpus.reads_as(document, "wanderer", self._wanderer) is None:
+        if not mine and self._cannot_tell(document):
             read, mine = document.read_as({**document.data, "wanderer": self._wanderer}), True
         if mine and not self._corpus.trusted(document) and not _roots_known(read.data, kind):
             self.incomplete = True
         return read
+
+
+    def _cannot_tell(self, document: SourceDocument) -> bool:
+        """Whether the wanderer of a document that does not name this one cannot be told."""
+        found = self._untold.get(id(document))
+        if found is None:
+            found = self._untold[id(document)] = (
+                self._corpus.reads_as(document, "wanderer", self._wanderer) is None)
+        return found
 
 
 def _roots_known(data: dict[str, Any], kind: str) -> bool:

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
 from dmtool.storygraph.conditions import Facts
-from dmtool.storygraph.reach import components, enterable, open_arcs, open_map
+from dmtool.storygraph.reach import components, enterable, open_map
 
 INF = float("inf")
 
@@ -69,23 +70,24 @@ class Certificate:
     loser_max: float
 
 
-@dataclass(frozen=True)
-class ScoreAnalysis:
-    bounds: dict[str, ScoreBound]
-    certificates: dict[str, Certificate]
+# The weights we maximise for the bounds: each ending's gain and loss, A to D.
+def _bound_rows(arc: Arc) -> Sequence[Sequence[int]]:
+    return [(a, -a, b, -b, c, -c, d, -d) for a, b, c, d in arc.scores] if arc.scores else ()
 
 
-# The weights we maximise, in this order: each ending's gain and loss (for its bounds), then
-# for each later ending Y and earlier ending X the certificate weight max(gain_Y, 0) - gain_X.
-OBJECTIVES = [f"{k} {e}" for e in ENDINGS for k in ("max", "min")] + [
-    f"{ENDINGS[y]}>{ENDINGS[x]}" for y in range(1, 4) for x in range(y)
-]
+# The contests (Y, X) of a later ending Y with an earlier ending X; the certificates weigh
+# each score effect by max(gain_Y, 0) - gain_X of each contest, in this order.
+_CONTESTS = [(y, x) for y in range(1, 4) for x in range(y)]
 
 
-def _weights(score: tuple[int, int, int, int]) -> list[int]:
-    a, b, c, d = score
-    pb, pc, pd = max(b, 0), max(c, 0), max(d, 0)
-    return [a, -a, b, -b, c, -c, d, -d, pb - a, pc - a, pc - b, pd - a, pd - b, pd - c]
+def _certificate_rows(arc: Arc) -> Sequence[Sequence[int]]:
+    if not arc.scores:
+        return ()
+    rows = []
+    for a, b, c, d in arc.scores:
+        pb, pc, pd = max(b, 0), max(c, 0), max(d, 0)
+        rows.append((pb - a, pc - a, pc - b, pd - a, pd - b, pd - c))
+    return rows
 
 
 def _arc_values(rows: Sequence[Sequence[int]], size: int) -> tuple[list[int], list[int]]:
@@ -111,24 +113,38 @@ def walk_values(
     """For every node of `within` (closed under its links), the most each weight can collect
     in one walk from there (see the module's docstring)."""
     arcs_of = open_map(graph, facts)
+    entrances = graph.entrances
     value: dict[Node, list[float]] = {}
+    # What a walk collects when it can collect nothing, shared: max with it changes no
+    # value (every value is at least 0), so a link to such a node is passed over.
+    nothing: list[float] = [0.0] * size
     # `within` is closed under its links, so its components are whole components of the
     # graph (an entrance that can never be passed may cut one: we keep its part inside).
     for whole in components(graph, facts):
-        component = [n for n in whole if n in within]
-        if not component:
-            continue
-        members = set(component)
-        best: list[float] = [0.0] * size
+        members: Collection[Node]
+        if len(whole) == 1:  # most components: a node on no cycle (a list serves as its set)
+            if whole[0] not in within:
+                continue
+            component = members = whole
+        else:
+            component = [n for n in whole if n in within]
+            if not component:
+                continue
+            members = set(component)
+        best = nothing  # never changed in place: each step below makes a new list
         for node in component:
             for arc in arcs_of[node]:
-                target = (
-                    arc.goto if arc.goto in within and enterable(graph, arc.goto, facts) else None
-                )
+                target = arc.goto
+                # hot path: enterable() spelt out (most entries have no entrance condition)
+                if target is not None and (target not in within or (
+                        target in entrances and not enterable(graph, target, facts))):
+                    target = None
                 rows = rows_of(arc)
                 if not rows:
                     if target is not None and target not in members:
-                        best = list(map(max, best, value[target]))
+                        after = value[target]
+                        if after is not nothing:
+                            best = list(map(max, best, after))
                     continue
                 total, prefix = _arc_values(rows, size)
                 if target is None:
@@ -141,10 +157,6 @@ def walk_values(
         for node in component:
             value[node] = best
     return value
-
-
-def _score_rows(arc: Arc) -> Sequence[Sequence[int]]:
-    return [_weights(s) for s in arc.scores] if arc.scores else ()
 
 
 def game_maxima(
@@ -176,30 +188,43 @@ def score_maxima(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> di
     return {e: _num(t) for e, t in zip(ENDINGS, totals)}
 
 
+class ScoreAnalysis:
+    """The certificates of one storybook's scores, and its bounds (worked out when first
+    asked for: a check reports certificates only, and a clean book has none)."""
+
+    def __init__(self, graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> None:
+        self._graph, self._facts, self._stage = graph, facts, stage
+        self._starts = starts(graph, facts, stage)
+        value = walk_values(graph, facts, stage, _certificate_rows, len(_CONTESTS))
+        self.certificates: dict[str, Certificate] = {}
+        for k, (y, x) in enumerate(_CONTESTS):
+            loser = ENDINGS[y]
+            if loser in self.certificates:
+                continue  # the first ending it loses to is named
+            if max((value[s][k] for s in self._starts if s in value), default=0) <= 0:
+                self.certificates[loser] = Certificate(
+                    loser, ENDINGS[x], self.bounds[loser].game_max)
+
+    @cached_property
+    def bounds(self) -> dict[str, ScoreBound]:
+        value = walk_values(self._graph, self._facts, self._stage, _bound_rows, 2 * len(ENDINGS))
+        starts_ = self._starts
+        bounds = {}
+        for i, e in enumerate(ENDINGS):
+            hi, lo = 2 * i, 2 * i + 1
+            per_root = [value[s][hi] for s in starts_ if s in value]
+            lowest = max((value[s][lo] for s in starts_ if s in value), default=0)
+            bounds[e] = ScoreBound(
+                e,
+                walk_min=_num(-lowest),
+                walk_max=_num(max(per_root, default=0)),
+                game_max=_num(sum(per_root)),
+            )
+        return bounds
+
+
 def analyse_scores(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> ScoreAnalysis:
-    names = OBJECTIVES
-    value = walk_values(graph, facts, stage, _score_rows, len(names))
-    starts_ = starts(graph, facts, stage)
-    bounds = {}
-    for e in ENDINGS:
-        hi, lo = names.index(f"max {e}"), names.index(f"min {e}")
-        per_root = [value[s][hi] for s in starts_ if s in value]
-        lowest = max((value[s][lo] for s in starts_ if s in value), default=0)
-        bounds[e] = ScoreBound(
-            e,
-            walk_min=_num(-lowest),
-            walk_max=_num(max(per_root, default=0)),
-            game_max=_num(sum(per_root)),
-        )
-    certificates: dict[str, Certificate] = {}
-    for y in range(1, 4):
-        for x in range(y):
-            k = names.index(f"{ENDINGS[y]}>{ENDINGS[x]}")
-            if max((value[s][k] for s in starts_ if s in value), default=0) <= 0:
-                certificates.setdefault(
-                    ENDINGS[y], Certificate(ENDINGS[y], ENDINGS[x], bounds[ENDINGS[y]].game_max)
-                )
-    return ScoreAnalysis(bounds, certificates)
+    return ScoreAnalysis(graph, facts, stage)
 
 
 def _num(value: float) -> float:
@@ -210,8 +235,9 @@ def _num(value: float) -> float:
 def starts(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> list[Node]:
     """Where a walk of the wanderer stage can begin: the roots and every spawned card's entry."""
     found: dict[Node, None] = {r.node: None for r in graph.stage_roots if r.node in stage}
+    arcs_of = open_map(graph, facts)
     for node in stage:
-        for arc in open_arcs(graph, node, facts):
+        for arc in arcs_of.get(node, ()):
             for target in arc.enables:
                 if target in stage:
                     found[target] = None

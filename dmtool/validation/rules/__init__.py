@@ -12,6 +12,7 @@ that data away afterwards, see pipeline.py).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable
@@ -58,7 +59,10 @@ def document_memos() -> list[Remember]:
                                                key=lambda item: item[0])]
 
 
+@functools.cache
 def _module_rules() -> dict[str, tuple[RuleCheck, Remember | None]]:
+    """The rule modules of this package, found and imported once per process (the package's
+    modules do not change while it runs; document_memos is called for every file)."""
     found: dict[str, tuple[RuleCheck, Remember | None]] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")

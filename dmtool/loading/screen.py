@@ -8,7 +8,11 @@ over several lines). What can be judged on the data instead (key types, empty an
 keys, numbers JSON cannot hold, depth) is checked by fast.py's walk.
 
 Each search starts from a rare character or a line break rather than testing every
-position of the text; false positives only cost speed.
+position of the text; false positives only cost speed. A regular expression that starts
+with a literal character is found faster than the same two characters by `in` (the
+engine skips to that character in C), so two-character searches are written as such;
+quantifiers that can never give back a character usefully are possessive (`*+`), so a
+failed match does not retry shorter runs of indentation.
 """
 
 from __future__ import annotations
@@ -21,35 +25,45 @@ from dmtool.loading.strict import needs_strict_pass
 _PROPERTY_STARTS = "&*!"
 _BEFORE_NODE = " \t\n\r[{,"
 # Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not). An
-# ASCII text is checked by deleting every allowed character: what is left is not allowed.
-_ALLOWED_ASCII = str.maketrans("", "", "".join(map(chr, range(32, 127))) + "\t\n\r")
+# ASCII text is checked by deleting every allowed byte of it: what is left is not allowed.
+_ALLOWED_ASCII = bytes(range(32, 127)) + b"\t\n\r"
 # A byte order mark is one too: yaml-rs reads a leading one as part of the first key.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
 # '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
-_EXPLICIT_KEY = re.compile(r"\n[ -]*[?:](?:[ \r\n]|\Z)")
+_EXPLICIT_KEY = re.compile(r"\n[ -]*+[?:](?:[ \r\n]|\Z)")
+# What its ':' case needs, found from the ':' (far fewer than line breaks): a line
+# break, blank or '-' before it.
+_LINE_START_COLON = re.compile(r":(?<=[\n -]:)(?:[ \r\n]|\Z)")
+# A directive or document marker at the start of a line ('%' is searched for first).
+_MARKER_LINE = re.compile(r"\n(?:---|\.\.\.)")
+_BINARY_NUMBER = re.compile("0b")
 # ':' right before a flow indicator (`{a:, b}`: a key in YAML 1.2, refused as S6).
 _COLON_BEFORE_FLOW = re.compile(r":[,\[\]{}]")
 # ':' or '?' glued to what follows; after a blank or a flow indicator (`{:0: x}`,
 # `{range: ?2}`) that is plain text to YAML 1.2, refused by libyaml.
 _GLUED = (re.compile(r":[^\s]"), re.compile(r"\?[^\s]"))
-# Deletes every ASCII character but brackets and line breaks (others stay: harmless).
-_ONLY_BRACKETS = str.maketrans("", "", "".join(
-    chr(c) for c in range(128) if chr(c) not in "[]{}\n"))
+# Of the UTF-8 text, every ASCII byte but brackets and line breaks is deleted; the bytes
+# of other characters (0x80 and up) become 'x' and stay, as the characters themselves
+# did when this worked on text: they keep apart the brackets around them.
+_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "[]{}\n")
+_OTHERS_KEPT = bytes(range(128)) + b"x" * 128
 # '@', '`' and '%' cannot start plain text (YAML 1.2 reserves the first two).
 _RESERVED = re.compile(r"(?:(?<=[\s\[{,])|\A)[@`%]")
 
 
 def needs_libyaml(text: str) -> bool:
     """True when only the libyaml path may read `text` (see the module docstring)."""
-    if not text.endswith("\n") or "\r" in text or "\t" in text or "0b" in text:
+    if not text.endswith("\n") or "\r" in text or "\t" in text:
+        return True
+    if _BINARY_NUMBER.search(text) is not None:
         return True
     if text.startswith(("%", "---", "...", "?", ":", "@", "`")):
         return True
-    if "\n%" in text or "\n---" in text or "\n..." in text:
+    if ("%" in text and "\n%" in text) or _MARKER_LINE.search(text) is not None:
         return True
-    if (text.translate(_ALLOWED_ASCII) if text.isascii() else _UNPRINTABLE.search(text)):
+    if _not_allowed(text):
         return True
-    if _EXPLICIT_KEY.search(text) is not None or _COLON_BEFORE_FLOW.search(text) is not None:
+    if _explicit_key(text) or _COLON_BEFORE_FLOW.search(text) is not None:
         return True
     if "_" in text and _underscore_number(text):
         return True
@@ -58,6 +72,19 @@ def needs_libyaml(text: str) -> bool:
     if _property(text) or _glued_indicator(text) or _odd_block_indicator(text):
         return True
     return _flow_lines(text) or needs_strict_pass(text)
+
+
+def _not_allowed(text: str) -> bool:
+    """Whether the text holds a character YAML does not allow in a file."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _ALLOWED_ASCII))
+    return _UNPRINTABLE.search(text) is not None
+
+
+def _explicit_key(text: str) -> bool:
+    if "?" not in text and _LINE_START_COLON.search(text) is None:
+        return False  # neither '?' nor a ':' that could be first on its line
+    return _EXPLICIT_KEY.search(text) is not None
 
 
 def _property(text: str) -> bool:
@@ -71,7 +98,7 @@ def _property(text: str) -> bool:
 
 
 def _glued_indicator(text: str) -> bool:
-    for search in _GLUED:
+    for search in _GLUED if "?" in text else _GLUED[:1]:
         for found in search.finditer(text):
             index = found.start()
             if index == 0 or text[index - 1] in _BEFORE_NODE:
@@ -119,9 +146,9 @@ def _flow_lines(text: str) -> bool:
     Only the brackets and line breaks are kept; pairs `[]` and `{}` are removed until
     none is left: any bracket that remains did not close on its own line.
     """
-    kept = text.translate(_ONLY_BRACKETS)
+    kept = text.encode("utf-8", "surrogatepass").translate(_OTHERS_KEPT, _NOT_BRACKETS)
     while True:
-        shorter = kept.replace("[]", "").replace("{}", "")
+        shorter = kept.replace(b"[]", b"").replace(b"{}", b"")
         if shorter == kept:
-            return "[" in kept or "{" in kept or "]" in kept or "}" in kept
+            return b"[" in kept or b"{" in kept or b"]" in kept or b"}" in kept
         kept = shorter

@@ -31,7 +31,9 @@ MEMO = "prose:1"
 # folding turns a line break into a space or keeps it, never into nothing. So a file
 # whose text holds none of the marks nor a backslash has no string that can match.
 _NEEDED = ("<", "](", "]:")
-_MARKS = (*_NEEDED, "\\")
+# The same for a whole text, or a backslash: a regular expression led by ']' finds the
+# two-character marks faster than `in` does (hot path: run on every file's text).
+_BRACKET_MARK = re.compile(r"\][(:]")
 # What each finding looks for, what it calls it, and what the author should do instead.
 _FINDINGS = (
     ("DM501", _RAW_HTML, "raw HTML", "which the site shows as literal text; write it plainly "
@@ -69,7 +71,8 @@ def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
 
 
 def _document_prose(document: SourceDocument) -> list[Diagnostic]:
-    if not any(mark in document.text for mark in _MARKS):
+    source = document.text
+    if "<" not in source and "\\" not in source and _BRACKET_MARK.search(source) is None:
         return []  # neither raw HTML nor a link can be in its strings: no walk needed
     found: list[Diagnostic] = []
     for parts, text in _candidates(document.data):

@@ -42,10 +42,11 @@ class _Plan:
     `on_text`, `on_mapping` and `on_list` are the flattened walk (`_flatten`): the kinds
     a string here refers to, and the (properties, additional) and item plans a mapping's
     members and a list's items are walked with, each in the order of the original walk
-    (the branches first, then the node's own).
+    (the branches first, then the node's own); `keys` names the members of a mapping that
+    any of those steps walks (None when some step walks every member).
     """
 
-    __slots__ = ("additional", "branches", "items", "kinds", "on_list", "on_mapping",
+    __slots__ = ("additional", "branches", "items", "keys", "kinds", "on_list", "on_mapping",
                  "on_text", "properties", "ready")
 
     def __init__(self) -> None:
@@ -57,6 +58,8 @@ class _Plan:
         self.on_text: tuple[tuple[str, ...], ...] = ()
         self.on_mapping: tuple[tuple[dict[str, _Plan | None], _Plan | None], ...] = ()
         self.on_list: tuple[_Plan, ...] = ()
+        # The members through which a mapping here may refer (None: any member may).
+        self.keys: frozenset[str] | None = frozenset()
         self.ready = False
 
 
@@ -177,6 +180,10 @@ def _fill(plan: _Plan, filling: set[int]) -> None:
     if plan.items is not None:
         on_list.append(plan.items)
     plan.on_text, plan.on_mapping, plan.on_list = tuple(on_text), tuple(on_mapping), tuple(on_list)
+    if any(additional is not None for _, additional in on_mapping):
+        plan.keys = None
+    else:
+        plan.keys = frozenset(key for members, _ in on_mapping for key in members)
     plan.ready = True
 
 
@@ -194,5 +201,8 @@ def _walk(plan: _Plan, data: Any, path: Path, found: list[Reference]) -> None:
                     _walk(sub, value, (*path, key), found)
     elif cls is list:
         for items in plan.on_list:
+            keys = items.keys
             for index, value in enumerate(data):
+                if value.__class__ is dict and keys is not None and keys.isdisjoint(value):
+                    continue  # no member of this mapping is walked (most effects)
                 _walk(items, value, (*path, index), found)

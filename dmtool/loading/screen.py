@@ -31,17 +31,18 @@ _ALLOWED_ASCII = bytes(range(32, 127)) + b"\t\n\r"
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
 # '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
 _EXPLICIT_KEY = re.compile(r"\n[ -]*+[?:](?:[ \r\n]|\Z)")
-# What its ':' case needs, found from the ':' (far fewer than line breaks): a line
-# break, blank or '-' before it.
-_LINE_START_COLON = re.compile(r":(?<=[\n -]:)(?:[ \r\n]|\Z)")
 # A directive or document marker at the start of a line ('%' is searched for first).
 _MARKER_LINE = re.compile(r"\n(?:---|\.\.\.)")
 _BINARY_NUMBER = re.compile("0b")
-# ':' right before a flow indicator (`{a:, b}`: a key in YAML 1.2, refused as S6).
-_COLON_BEFORE_FLOW = re.compile(r":[,\[\]{}]")
-# ':' or '?' glued to what follows; after a blank or a flow indicator (`{:0: x}`,
-# `{range: ?2}`) that is plain text to YAML 1.2, refused by libyaml.
-_GLUED = (re.compile(r":[^\s]"), re.compile(r"\?[^\s]"))
+# Every screen of a ':', in one scan: right before a flow indicator (`{a:, b}`: a key in
+# YAML 1.2, refused as S6); glued to what follows, after a blank or a flow indicator
+# (`{:0: x}`: plain text to YAML 1.2, refused by libyaml); or, after a line break, a
+# blank or '-', followed by a blank (`line_start`: what an explicit ':' key needs; the
+# whole of _EXPLICIT_KEY decides). A ':' that starts the text is screened before.
+_COLON = re.compile(
+    r":(?:[,\[\]{}]|(?<=[ \t\n\r\[{,]:)\S|(?P<line_start>(?<=[\n -]:)(?:[ \r\n]|\Z)))")
+# '?' glued to what follows, after a blank or a flow indicator (`{range: ?2}`).
+_GLUED_QUESTION = re.compile(r"\?(?<=[ \t\n\r\[{,]\?)\S")
 # Of the UTF-8 text, every ASCII byte but brackets and line breaks is deleted; the bytes
 # of other characters (0x80 and up) become 'x' and stay, as the characters themselves
 # did when this worked on text: they keep apart the brackets around them.
@@ -63,13 +64,13 @@ def needs_libyaml(text: str) -> bool:
         return True
     if _not_allowed(text):
         return True
-    if _explicit_key(text) or _COLON_BEFORE_FLOW.search(text) is not None:
+    if _colon(text) or ("?" in text and _question(text)):
         return True
     if "_" in text and _underscore_number(text):
         return True
     if ("@" in text or "`" in text or "%" in text) and _RESERVED.search(text) is not None:
         return True
-    if _property(text) or _glued_indicator(text) or _odd_block_indicator(text):
+    if _property(text) or _odd_block_indicator(text):
         return True
     return _flow_lines(text) or needs_strict_pass(text)
 
@@ -81,10 +82,23 @@ def _not_allowed(text: str) -> bool:
     return _UNPRINTABLE.search(text) is not None
 
 
-def _explicit_key(text: str) -> bool:
-    if "?" not in text and _LINE_START_COLON.search(text) is None:
-        return False  # neither '?' nor a ':' that could be first on its line
-    return _EXPLICIT_KEY.search(text) is not None
+def _colon(text: str) -> bool:
+    """Whether a ':' needs the libyaml path (see _COLON)."""
+    explicit_key_ruled_out = False
+    for found in _COLON.finditer(text):
+        if found.lastgroup != "line_start":
+            return True
+        if not explicit_key_ruled_out:
+            if _EXPLICIT_KEY.search(text) is not None:
+                return True
+            explicit_key_ruled_out = True
+    return False
+
+
+def _question(text: str) -> bool:
+    """Whether a '?' needs the libyaml path: an explicit key, or glued to what follows."""
+    return (_EXPLICIT_KEY.search(text) is not None
+            or _GLUED_QUESTION.search(text) is not None)
 
 
 def _property(text: str) -> bool:
@@ -94,15 +108,6 @@ def _property(text: str) -> bool:
             if index == 0 or text[index - 1] in _BEFORE_NODE:
                 return True
             index = text.find(character, index + 1)
-    return False
-
-
-def _glued_indicator(text: str) -> bool:
-    for search in _GLUED if "?" in text else _GLUED[:1]:
-        for found in search.finditer(text):
-            index = found.start()
-            if index == 0 or text[index - 1] in _BEFORE_NODE:
-                return True
     return False
 
 

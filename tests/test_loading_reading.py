@@ -138,3 +138,24 @@ def test_dm010_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.setattr(Path, "open", denied)
     code, _, _, message = refusal(path)
     assert code == "DM010" and "Permission denied" in message
+
+
+@pytest.mark.parametrize(("grown", "limit", "refused"), [
+    (b"kind: coda\nid: grown\n", 1024, False), (b"kind: coda\nid: grown\n" * 8, 64, True)])
+def test_a_file_that_grows_after_its_stat_is_read_whole_up_to_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, grown: bytes, limit: int, refused: bool
+) -> None:
+    path = write(tmp_path, b"kind: coda\n")
+    original_open = reading.open_for_reading
+
+    def grow_then_open(where: Path) -> object:
+        where.write_bytes(grown)  # between the stat and the read
+        return original_open(where)
+
+    monkeypatch.setattr(reading, "open_for_reading", grow_then_open)
+    raw, problem = reading.read_bytes(path, "shown.yaml", limit)
+    if refused:
+        assert raw is None and problem is not None and problem.code == "DM009"
+        assert f"{limit + 1:,} bytes" in problem.message
+    else:
+        assert raw == grown and problem is None

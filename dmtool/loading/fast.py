@@ -17,6 +17,8 @@ refusals over content/, tests/cases/, the YAML test suite and generated document
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from itertools import chain, compress
 from typing import Any
 
 from dmtool.loading.builder import MAX_DEPTH
@@ -37,6 +39,7 @@ LARGEST = 4 * 1024 * 1024
 _MAX_INT_BITS = 10_000
 # What the walk looks at: containers, and numbers (which may be infinite or too long).
 _LOOKED_AT = frozenset((dict, list, float, int))
+_TEXT = frozenset((str,))
 
 
 def fast_data(text: str) -> tuple[bool, Any]:
@@ -56,29 +59,47 @@ def fast_data(text: str) -> tuple[bool, Any]:
 def _plain(data: Any) -> tuple[bool, Any]:
     """Check the data as the libyaml path would build it, turning integer keys into text.
 
-    Level by level (the depth is the number of levels), looking only at containers and
-    numbers: text, the bulk of the data, is never touched.
+    Level by level (the depth is the number of levels), with C-level iteration only
+    (hot path: this walk sees every node of every file): the classes of a level's keys
+    and values are gathered as sets, and only a class that needs a closer look (a key
+    that is not text, a float, an int) gets one. Text, the bulk of the data, is never
+    inspected. A container or number MAX_DEPTH levels down refuses the data, as the
+    libyaml path refuses it.
     """
-    level = [data]
-    for _ in range(MAX_DEPTH):
-        below: list[Any] = []
-        for item in level:
-            cls = item.__class__
-            if cls is dict:
-                if not all(key.__class__ is str for key in item) and not _text_keys(item):
-                    return False, None
-                below += [v for v in item.values() if v.__class__ in _LOOKED_AT]
-            elif cls is list:
-                below += [v for v in item if v.__class__ in _LOOKED_AT]
-            elif cls is float:
-                if not math.isfinite(item):
-                    return False, None
-            elif cls is int and item.bit_length() > _MAX_INT_BITS:
-                return False, None
-        if not below:
+    dicts: list[dict[Any, Any]] = [data] if data.__class__ is dict else []
+    lists: list[list[Any]] = [data] if data.__class__ is list else []
+    for depth in range(1, MAX_DEPTH + 1):
+        if dicts and not _keys_are_text(dicts):
+            return False, None
+        children = list(chain(chain.from_iterable(map(dict.values, dicts)),
+                              chain.from_iterable(lists)))
+        classes = list(map(type, children))
+        present = set(classes)
+        if depth == MAX_DEPTH:
+            return (False, None) if present & _LOOKED_AT else (True, data)
+        if float in present and not all(map(math.isfinite, _of(float, children, classes))):
+            return False, None
+        if int in present and max(map(int.bit_length, _of(int, children, classes))) > _MAX_INT_BITS:
+            return False, None
+        dicts = list(_of(dict, children, classes)) if dict in present else []
+        lists = list(_of(list, children, classes)) if list in present else []
+        if not dicts and not lists:
             return True, data
-        level = below
-    return False, None  # deeper than MAX_DEPTH
+    raise AssertionError("unreachable: the loop returns at MAX_DEPTH")
+
+
+def _of(cls: type, items: list[Any], classes: list[type]) -> Iterator[Any]:
+    """The items whose class is exactly `cls` (`classes` holds each item's class)."""
+    return compress(items, map(frozenset((cls,)).__contains__, classes))
+
+
+def _keys_are_text(dicts: list[dict[Any, Any]]) -> bool:
+    """Whether every key is text, once integer keys are rewritten as text (in place)."""
+    key_classes = set(map(type, chain.from_iterable(dicts)))
+    if key_classes <= _TEXT:
+        return True
+    return all(all(key.__class__ is str for key in mapping) or _text_keys(mapping)
+               for mapping in dicts)
 
 
 def _text_keys(mapping: dict[Any, Any]) -> bool:

@@ -94,8 +94,13 @@ def read_bytes(
         return None, _too_large(where, info.st_size, max_bytes)
     try:
         with open_for_reading(path) as handle:
-            # Read one byte past the limit: the file may have grown since the stat.
-            raw = handle.read(max_bytes + 1)
+            # Read one byte past the limit: the file may have grown since the stat. The
+            # size the stat gave is asked for first (plus one byte, to see growth): a read
+            # of the whole limit allocates, and gives back, that much memory every time.
+            wanted = info.st_size + 1
+            raw = handle.read(wanted)
+            if len(raw) == wanted and wanted <= max_bytes:
+                raw += handle.read(max_bytes + 1 - wanted)
     except OSError as exc:
         return None, diagnose("DM010", where, f"{display} cannot be read: "
                               f"{exc.strerror or exc}. Check its permissions.")

@@ -31,7 +31,7 @@ from dmtool.loading.syntax import line_column
 # Screens, far cheaper than a parse. Each starts from a search for a rare literal
 # ('#', '?', a line of only spaces) rather than testing every position of the text.
 _GLUED_COMMENT = re.compile(r"[^\s#]#")
-_SPACE_ONLY_LINE = re.compile(r"\n +\r?\n")
+_SPACE_ONLY_LINE = re.compile(r"\n ++\r?\n")  # possessive: see screen.py
 _SPACED_BLANK_AFTER_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n +\r?\n")
 _BLANK = " \t\r"
 _INDICATOR_ENDS = frozenset(("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}"))

@@ -27,8 +27,10 @@ from dmtool.validation.facts import (
     walker_for,
 )
 from dmtool.validation.recovery import recover_data
+from dmtool.validation.rules import document_memos
 from dmtool.validation.schema_errors import did_you_mean, explain_schema_errors
 from dmtool.validation.schemas import SchemaSet
+from dmtool.validation.suppressions import comments_of
 
 # Facts of a document whose kind cannot be read (not reached: such a file has no document).
 _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
@@ -96,9 +98,21 @@ def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name
         return FileResult(problems, None)
     result = check_text(text, path, name, schemas)
     if result.document is not None and not keep_text:
+        if result.loaded and not has_errors(result.diagnostics):
+            _take_from_text(result.document)
         limit = max_file_size or MAX_BYTES
         result.document.defer_text(lambda: read_text(path, name, max_bytes=limit)[0] or "")
     return result
+
+
+def _take_from_text(document: SourceDocument) -> None:
+    """What the check derives from a clean document alone, while its text is in hand: its
+    suppression comments and every rule's per-document memos (the prose rule screens the
+    text). Each is what the report would compute later anyway; taken now, the text need
+    not be read from disk a second time."""
+    comments_of(document)
+    for remember in document_memos():
+        remember(document)
 
 
 def check_text(text: str, path: Path, name: str, schemas: SchemaSet) -> FileResult:

@@ -7,7 +7,10 @@ schemas stay the single place that says what refers to what.
 The schemas are compiled once into plans: a plan keeps, of a schema node, only what can
 lead to a reference (its `x-refers-to`, and the `$ref`s, combinators, properties, extra
 properties and items that can refer), so the walk never descends into prose, numbers or
-any other part of the data that cannot hold a reference.
+any other part of the data that cannot hold a reference. Before the first walk each plan
+is flattened (`_flatten`): what its branches do to a string, a mapping or a list is
+gathered into the plan itself, in the order the branches come, so that the walk makes
+one call per node of the data rather than one per branch and `$ref` on the way.
 """
 
 from __future__ import annotations
@@ -33,9 +36,18 @@ class Reference:
 
 
 class _Plan:
-    """The referring part of one schema node (see the module docstring)."""
+    """The referring part of one schema node (see the module docstring).
 
-    __slots__ = ("additional", "branches", "items", "kinds", "properties")
+    `kinds`, `branches`, `properties`, `additional` and `items` are the schema's own;
+    `on_text`, `on_mapping` and `on_list` are the flattened walk (`_flatten`): the kinds
+    a string here refers to, and the (properties, additional) and item plans a mapping's
+    members and a list's items are walked with, each in the order of the original walk
+    (the branches first, then the node's own); `keys` names the members of a mapping that
+    any of those steps walks (None when some step walks every member).
+    """
+
+    __slots__ = ("additional", "branches", "items", "keys", "kinds", "on_list", "on_mapping",
+                 "on_text", "properties", "ready")
 
     def __init__(self) -> None:
         self.kinds: tuple[str, ...] | None = None
@@ -43,6 +55,12 @@ class _Plan:
         self.properties: dict[str, _Plan | None] = {}
         self.additional: _Plan | None = None
         self.items: _Plan | None = None
+        self.on_text: tuple[tuple[str, ...], ...] = ()
+        self.on_mapping: tuple[tuple[dict[str, _Plan | None], _Plan | None], ...] = ()
+        self.on_list: tuple[_Plan, ...] = ()
+        # The members through which a mapping here may refer (None: any member may).
+        self.keys: frozenset[str] | None = frozenset()
+        self.ready = False
 
 
 class ReferenceWalker:
@@ -63,6 +81,8 @@ class ReferenceWalker:
         plan = self._plan(schema_id, self._schemas.by_id[schema_id])
         found: list[Reference] = []
         if plan is not None:
+            if not plan.ready:
+                _flatten(plan)
             _walk(plan, data, (), found)
         return found
 
@@ -118,24 +138,71 @@ class ReferenceWalker:
         return any(isinstance(s, dict) and self._can_refer(b, s) for b, s in children)
 
 
-def _walk(plan: _Plan, data: Any, path: Path, found: list[Reference]) -> None:
-    kinds = plan.kinds
-    if kinds is not None and data.__class__ is str and data not in KEYWORDS:
-        found.append(Reference(path, kinds, data))
+def _flatten(root: _Plan) -> None:
+    """Fill in the flattened walk of every plan reachable from `root` (see _Plan)."""
+    pending = [root]
+    while pending:
+        plan = pending.pop()
+        if plan.ready:
+            continue
+        _fill(plan, set())
+        for properties, additional in plan.on_mapping:
+            pending.extend(sub for sub in properties.values() if sub is not None)
+            if additional is not None:
+                pending.append(additional)
+        pending.extend(plan.on_list)
+
+
+def _fill(plan: _Plan, filling: set[int]) -> None:
+    """One plan's flattened walk: its own kinds, its branches' walks in order, its own
+    members and items (the order in which the original recursive walk found them)."""
+    if plan.ready:
+        return
+    if id(plan) in filling:
+        raise ValueError("a schema's $ref or combinator leads back to itself with no data "
+                         "in between")
+    filling.add(id(plan))
+    on_text = [plan.kinds] if plan.kinds is not None else []
+    on_mapping: list[tuple[dict[str, _Plan | None], _Plan | None]] = []
+    on_list: list[_Plan] = []
     for branch in plan.branches:
-        _walk(branch, data, path, found)
+        _fill(branch, filling)
+        on_text += branch.on_text
+        on_mapping += branch.on_mapping
+        on_list += branch.on_list
+    properties, additional = plan.properties, plan.additional
+    if properties or additional is not None:
+        # properties.get(key, additional) is the member's plan; a member named in the
+        # schema that cannot refer stays in as None only where `additional` would apply.
+        if additional is None:
+            properties = {key: sub for key, sub in properties.items() if sub is not None}
+        on_mapping.append((properties, additional))
+    if plan.items is not None:
+        on_list.append(plan.items)
+    plan.on_text, plan.on_mapping, plan.on_list = tuple(on_text), tuple(on_mapping), tuple(on_list)
+    if any(additional is not None for _, additional in on_mapping):
+        plan.keys = None
+    else:
+        plan.keys = frozenset(key for members, _ in on_mapping for key in members)
+    plan.ready = True
+
+
+def _walk(plan: _Plan, data: Any, path: Path, found: list[Reference]) -> None:
+    # hot path: called for every node of a document that may hold a reference
     cls = data.__class__
-    if cls is dict:
-        properties = plan.properties
-        additional = plan.additional
-        if not properties and additional is None:
-            return
-        for key, value in data.items():
-            sub = properties.get(key, additional) if key in properties else additional
-            if sub is not None:
-                _walk(sub, value, (*path, key), found)
+    if cls is str:
+        if plan.on_text and data not in KEYWORDS:
+            found.extend(Reference(path, kinds, data) for kinds in plan.on_text)
+    elif cls is dict:
+        for properties, additional in plan.on_mapping:
+            for key, value in data.items():
+                sub = properties.get(key, additional)
+                if sub is not None:
+                    _walk(sub, value, (*path, key), found)
     elif cls is list:
-        items = plan.items
-        if items is not None:
+        for items in plan.on_list:
+            keys = items.keys
             for index, value in enumerate(data):
+                if value.__class__ is dict and keys is not None and keys.isdisjoint(value):
+                    continue  # no member of this mapping is walked (most effects)
                 _walk(items, value, (*path, index), found)

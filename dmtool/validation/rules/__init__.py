@@ -14,6 +14,7 @@ memos, which a check may run on several cores before the rules run (see session.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable
@@ -75,7 +76,10 @@ def document_memos() -> list[Remember]:
                                                key=lambda item: item[0])]
 
 
+@functools.cache
 def _module_rules() -> dict[str, tuple[RuleCheck, Remember | None]]:
+    """The rule modules of this package, found and imported once per process (the package's
+    modules do not change while it runs; document_memos is called for every file)."""
     found: dict[str, tuple[RuleCheck, Remember | None]] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")

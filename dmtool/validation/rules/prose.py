@@ -8,7 +8,6 @@ not look the way they may have meant. `dmtool site` prints the same report.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
@@ -26,9 +25,15 @@ _LINK = re.compile(
 )
 _SHOWN = 40  # characters of the offending text quoted in a message
 MEMO = "prose:1"
-# Raw HTML needs '<' and a link '](' or ']:' in some string, so in the file's text too,
-# unless an escape ('\\x3c', a line continuation) or a line break builds it.
-_MARKS = ("<", "](", "]:", "\\", "]\n")
+# What a string must hold for either pattern to match it: raw HTML needs '<'; a link
+# '](' (Markdown), '<' (autolink) or ']:' (definition). None of these is ever built by
+# YAML from other characters but by an escape ('\\x3c', an escaped line break): line
+# folding turns a line break into a space or keeps it, never into nothing. So a file
+# whose text holds none of the marks nor a backslash has no string that can match.
+_NEEDED = ("<", "](", "]:")
+# The same for a whole text, or a backslash: a regular expression led by ']' finds the
+# two-character marks faster than `in` does (hot path: run on every file's text).
+_BRACKET_MARK = re.compile(r"\][(:]")
 # What each finding looks for, what it calls it, and what the author should do instead.
 _FINDINGS = (
     ("DM501", _RAW_HTML, "raw HTML", "which the site shows as literal text; write it plainly "
@@ -66,10 +71,11 @@ def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
 
 
 def _document_prose(document: SourceDocument) -> list[Diagnostic]:
-    if not any(mark in document.text for mark in _MARKS):
+    source = document.text
+    if "<" not in source and "\\" not in source and _BRACKET_MARK.search(source) is None:
         return []  # neither raw HTML nor a link can be in its strings: no walk needed
     found: list[Diagnostic] = []
-    for parts, text in _strings(document.data, ()):
+    for parts, text in _candidates(document.data):
         for code, pattern, what, advice in _FINDINGS:
             match = pattern.search(text)
             if match is not None:
@@ -80,16 +86,32 @@ def _document_prose(document: SourceDocument) -> list[Diagnostic]:
     return found
 
 
-def _strings(value: Any, parts: Parts) -> Iterator[tuple[Parts, str]]:
-    """Every string value with its path, in document order (keys are ids, not prose)."""
-    if isinstance(value, str):
-        yield parts, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, (*parts, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, (*parts, index))
+def _candidates(data: Any) -> list[tuple[Parts, str]]:
+    """Every string value that holds one of _NEEDED, with its path, in document order
+    (keys are ids, not prose). Only these can match a pattern: the others are never
+    searched (hot path: a storybook holds tens of thousands of strings)."""
+    found: list[tuple[Parts, str]] = []
+    if isinstance(data, str):
+        if _may_match(data):
+            found.append(((), data))
+    elif isinstance(data, (dict, list)):
+        _collect(data, (), found)
+    return found
+
+
+def _collect(container: dict[str, Any] | list[Any], parts: Parts,
+             found: list[tuple[Parts, str]]) -> None:
+    items = container.items() if isinstance(container, dict) else enumerate(container)
+    for key, item in items:
+        if isinstance(item, str):
+            if "<" in item or "](" in item or "]:" in item:  # _may_match, inlined
+                found.append(((*parts, key), item))
+        elif isinstance(item, (dict, list)):
+            _collect(item, (*parts, key), found)
+
+
+def _may_match(text: str) -> bool:
+    return any(mark in text for mark in _NEEDED)
 
 
 def _quote(text: str) -> str:

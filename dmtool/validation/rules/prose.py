@@ -66,7 +66,7 @@ def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
 
 
 def _document_prose(document: SourceDocument) -> list[Diagnostic]:
-    if not any(mark in document.text for mark in _MARKS):
+    if not _has_marks(document.text):  # once: a large file's text is read from disk each time
         return []  # neither raw HTML nor a link can be in its strings: no walk needed
     found: list[Diagnostic] = []
     for parts, text in _strings(document.data, ()):
@@ -78,6 +78,10 @@ def _document_prose(document: SourceDocument) -> list[Diagnostic]:
                     f"this text contains {what} ({_quote(match.group())}), {advice}",
                 ))
     return found
+
+
+def _has_marks(text: str) -> bool:
+    return any(mark in text for mark in _MARKS)
 
 
 def _strings(value: Any, parts: Parts) -> Iterator[tuple[Parts, str]]:

@@ -29,6 +29,9 @@ MAX_DEPTH = 64
 MAX_PROBLEMS = 50
 
 _CORE_PREFIX = "tag:yaml.org,2002:"
+# Strings up to this length are shared between equal values (a word: an entry's kind, a
+# die face, an ending's name); longer ones, prose, seldom repeat.
+_SHARED_LENGTH = 16
 # Plain scalars starting like `-` or `- x` may be libyaml leniencies (strict.py, S5).
 _INDICATORS = frozenset("-?:")
 _INDICATOR_ENDS = frozenset(("", " ", "\t", ",", "[", "]", "{", "}"))
@@ -127,7 +130,10 @@ def _walk(
     key: Any = _NO_KEY
     key_position: Any = None
     documents = 0
-    keys: dict[str, str] = {}
+    # One object per distinct key, short string and integer: a large storybook repeats
+    # the same dozen keys hundreds of thousands of times (a third of its memory), and
+    # its kinds, dice and entry numbers (each written as `entry:` and as `goto:`) often.
+    shared: dict[Any, Any] = {}
     value: Any
     pos: Any = None
     while True:
@@ -156,6 +162,9 @@ def _walk(
                 event.start_mark.line != event.end_mark.line
             ):
                 result.needs_strict = True  # strict.py checks its indentation (S2)
+            if value.__class__ is int or (value.__class__ is str
+                                          and len(value) <= _SHARED_LENGTH):
+                value = shared.setdefault(value, value)  # never a bool: 1 == True
             if positions:
                 mark = event.start_mark
                 pos = (mark.line, mark.column)
@@ -178,7 +187,9 @@ def _walk(
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             if opened.flow_style and opened.start_mark.line != event.end_mark.line:
                 result.needs_strict = True  # strict.py checks its indentation (S2)
-            value = top
+            # A list grown by appends keeps spare room; its copy is exactly its size (a
+            # large storybook's hundreds of thousands of short effect lists: 6 MB).
+            value = top[:] if cls is SequenceEndEvent else top
             pos = here
             top, key, key_position, here, opened = stack.pop()
         elif cls is AliasEvent:
@@ -212,9 +223,7 @@ def _walk(
             key = value
             key_position = pos
             if key.__class__ is str:
-                # One string object per distinct key: a large storybook repeats the same
-                # dozen keys hundreds of thousands of times (a third of its memory).
-                key = keys.setdefault(key, key)
+                key = shared.setdefault(key, key)
             elif key is not _SKIP_KEY:
                 key = _member_name(value, pos, report, event)
             if key is not _SKIP_KEY and key in top:

@@ -51,6 +51,7 @@ class SourceDocument:
         self.modeline = modeline
         self._text = text
         self._read_text = read_text
+        self._reread_text: Callable[[], str] | None = None  # see defer_text
         self._data = data
         self._read_data = read_data if data is None else None
         # Builds the data again after let_go_of_data (None: the data is never let go).
@@ -79,15 +80,21 @@ class SourceDocument:
     @property
     def text(self) -> str:
         if self._text is None:
+            if self._reread_text is not None:
+                return self._reread_text()  # deferred: read again, and not kept
             self._text = self._read_text() if self._read_text is not None else ""
             self._read_text = None
         return self._text
 
     def defer_text(self, read: Callable[[], str]) -> None:
-        """Let go of the text; `read` gives it again when asked (a large file's text is
-        as big as the file, and is seldom needed once the data is built)."""
+        """Let go of the text for good: `read` gives it again each time it is asked for,
+        and it is not kept. A large file's text is as big as the file, and once the data
+        is built it is needed only by a memo or two and by the excerpts of the file's
+        diagnostics; kept, a check would end holding every file's. Whoever needs it
+        several times holds it."""
         self._text = None
-        self._read_text = read
+        self._read_text = None
+        self._reread_text = read
 
     @property
     def data(self) -> Any:
@@ -157,6 +164,8 @@ class SourceDocument:
         """
         twin = SourceDocument(self.path, self.display, data=data, modeline=self.modeline,
                               read_text=lambda: self.text)
+        if self._reread_text is not None:
+            twin.defer_text(self._reread_text)
         if self._indexed:
             twin._positions, twin._indexed = self._positions, True
         return twin

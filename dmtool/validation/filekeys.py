@@ -12,9 +12,12 @@ such entries "racily clean").
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
+
+# hashlib's own BLAKE2b (hashlib.blake2b is this very function): importing hashlib loads
+# OpenSSL's libcrypto, 3.5 MB resident in every check, for hashes dmtool never uses.
+from _blake2 import blake2b
 from pathlib import Path
 
 # Wider than any file system's timestamp granularity (FAT: 2 s).
@@ -40,7 +43,7 @@ def trustworthy(found: Stat) -> bool:
 
 def digest(raw: bytes) -> str:
     """The content key of a file's bytes (BLAKE2b, 128 bits: fast, and no collisions)."""
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return blake2b(raw, digest_size=16).hexdigest()
 
 
 def readable(path: Path) -> bool:
@@ -54,7 +57,7 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     Code files are keyed by their full stat (an installed package changes by replacing
     files); schemas by their bytes, as content is.
     """
-    hasher = hashlib.blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
+    hasher = blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
     for path in _python_files(str(package)):
         hasher.update(f"{path}:{stat_of(path)};".encode())

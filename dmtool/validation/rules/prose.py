@@ -71,7 +71,7 @@ def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
 
 
 def _document_prose(document: SourceDocument) -> list[Diagnostic]:
-    source = document.text
+    source = document.text  # once: a large file's text is read from disk each time
     if "<" not in source and "\\" not in source and _BRACKET_MARK.search(source) is None:
         return []  # neither raw HTML nor a link can be in its strings: no walk needed
     found: list[Diagnostic] = []

@@ -43,11 +43,23 @@ class Context:
     def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
             *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:
         names = (keys,) if isinstance(keys, str) else keys
-        key, answer = self.policy.ask(Question(names, prompt, options, default, accepts))
+        # hot path: tuple.__new__ builds the Question without the named tuple's Python-level
+        # __new__ (the same object: every field is given, in order).
+        question = _new_tuple(Question, (names, prompt, options, default, accepts))
+        key, answer = self.policy.ask(question)
         if answer != default or key != names[0]:
             self.emit("chose", question=names[0], key=key, answer=answer)
         return key, answer
 
     def answer(self, key: str, prompt: str, options: tuple[Any, ...] = (),
                *, default: Any = REQUIRED, accepts: Any = None) -> Any:
-        return self.ask(key, prompt, options, default=default, accepts=accepts)[1]
+        """`ask` with one key, giving only the answer (`ask` written out: most questions
+        come this way)."""
+        question = _new_tuple(Question, ((key,), prompt, options, default, accepts))
+        used, answer = self.policy.ask(question)
+        if answer != default or used != key:
+            self.emit("chose", question=key, key=used, answer=answer)
+        return answer
+
+
+_new_tuple = tuple.__new__

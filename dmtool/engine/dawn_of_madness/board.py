@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from dmtool.engine.dawn_of_madness.constants import SHARDS
@@ -22,17 +22,49 @@ def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[t
     return out
 
 
+class _Rows(dict[int, dict[int, int]]):
+    """Distance rows worked out on first use: a game builds a board per layout and reads
+    the rows of the few shards its figures stand on, not all sixteen."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[int], dict[int, int]]) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, shard: int) -> dict[int, int]:
+        row = self[shard] = self._make(shard)
+        return row
+
+
+def _grid_cells(width: int, size: int) -> tuple[tuple[tuple[int, ...], ...],
+                                                tuple[tuple[int, ...], ...]]:
+    """For each cell of a `size`-cell grid: the distance to every cell (rows plus columns
+    apart), and the cells next to it in ascending cell order."""
+    at = [divmod(i, width) for i in range(size)]
+    dist = tuple(tuple(abs(r - r2) + abs(c - c2) for r2, c2 in at) for r, c in at)
+    near = tuple(tuple(j for j in range(size) if dist[i][j] == 1) for i in range(size))
+    return dist, near
+
+
+_GRID_4x4 = _grid_cells(4, len(SHARDS))
+
+
 @dataclass
 class Board:
-    """An undirected graph of the 16 shards; distances are counted in paths walked."""
+    """An undirected graph of the 16 shards; distances are counted in paths walked.
+
+    Distances, neighbours and ranges follow from the paths (so boards compare by paths)."""
 
     paths: list[tuple[int, int]] = field(default_factory=grid_paths)
-    _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
-    _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False, compare=False)
+    _adj: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False,
-                                                      compare=False)
+                                                            compare=False)
 
     def __post_init__(self) -> None:
+        if self._adj:  # given by `grid`
+            return
         adj: dict[int, set[int]] = {n: set() for n in SHARDS}
         for a, b in self.paths:
             adj[a].add(b)
@@ -45,13 +77,18 @@ class Board:
     def grid(cls, layout: list[int], *, width: int = 4) -> Board:
         """The board of `grid_paths(layout)` when the layout fills the grid: every path is
         there, so a distance is rows plus columns apart, with no search (a balance run
-        builds one board per game)."""
-        if sorted(layout) != list(SHARDS) or len(layout) % width:
+        builds one board per game, so rows are made on first use)."""
+        if width != 4 or sorted(layout) != list(SHARDS):
             return cls(grid_paths(layout, width=width))
-        cells = {shard: divmod(i, width) for i, shard in enumerate(layout)}
-        dist = {a: {b: abs(ra - rb) + abs(ca - cb) for b, (rb, cb) in cells.items()}
-                for a, (ra, ca) in cells.items()}
-        return cls(grid_paths(layout, width=width), _dist=dist)
+        cell_dist, cell_near = _GRID_4x4
+        cell = {shard: i for i, shard in enumerate(layout)}
+
+        def row(shard: int) -> dict[int, int]:
+            far = cell_dist[cell[shard]]
+            return {other: far[i] for i, other in enumerate(layout)}
+
+        adj = {shard: sorted(layout[j] for j in cell_near[i]) for i, shard in enumerate(layout)}
+        return cls(grid_paths(layout, width=width), _Rows(row), adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}

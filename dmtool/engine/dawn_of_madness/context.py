@@ -68,7 +68,8 @@ class Ctx(Context):
         return None
 
     def need_resolver(self, effect: str) -> Wanderer:
-        w = self.resolver()
+        # hot path (most wanderer effects): the resolving wanderer, without `resolver()`.
+        w = self.state.wanderers.get(self.who) if self.who is not None else self.resolver()
         if w is None:
             raise EngineFault(f"the effect '{effect}' needs a resolving wanderer")
         return w

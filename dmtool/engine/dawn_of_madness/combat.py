@@ -68,9 +68,7 @@ def attack(ctx: Ctx, w: Wanderer, m: Monster, rift: Domain) -> None:
     pool = start_pool(ctx, w, "attack", {colour: w.dice(colour)}, "attack test")
     help_loop(ctx, w, pool)
 
-    def matches(d: Domain) -> bool:
-        return d[0] == colour and (d[1] == kind or d[1] == "sphere")
-
+    matches = {(colour, kind), (colour, "sphere")}.__contains__  # spheres are wild
     hits = sum(1 for d in pool.dice if matches(d))
     if not ctx.halted:
         extra = offer_spending(ctx, w, pool, useful=matches,

@@ -21,7 +21,8 @@ class DiceSource(Protocol):
 
     def d6(self, state: GameState, who: str, counts: dict[str, int],
            why: str) -> dict[str, list[str]]:
-        """Roll sentience dice: counts by colour -> faces by colour (same colours, same counts)."""
+        """Roll sentience dice: counts by colour -> faces by colour (the colours rolled, in
+        COLOURS order, each with its count of faces; the log shows this mapping as is)."""
         ...
 
     def d16(self, state: GameState, who: str, why: str) -> int:

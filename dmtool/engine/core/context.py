@@ -13,7 +13,7 @@ from dmtool.engine.core.registry import Rules
 Event = dict[str, Any]
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """Mutable working context of one transition. `state` is already a private clone.
 
@@ -33,12 +33,15 @@ class Context:
     step: int | None = None
 
     def emit(self, event: str, **data: Any) -> None:
-        if event not in self.rules.events:
-            raise EngineFault(f"{self.rules.game}: the event kind '{event}' is not declared")
-        if self.step is None:
+        # hot path: a game emits hundreds of events; the registry's table is read directly.
+        rules = self.rules
+        if event not in rules.events:
+            raise EngineFault(f"{rules.game}: the event kind '{event}' is not declared")
+        step = self.step
+        if step is None:
             self.events.append({"event": event, **data})
         else:
-            self.events.append({"step": self.step, "event": event, **data})
+            self.events.append({"step": step, "event": event, **data})
 
     def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
             *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:

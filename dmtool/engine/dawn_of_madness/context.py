@@ -34,7 +34,7 @@ class Frame:
     entry: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Ctx(Context):
     """Mutable working context of one transition. `state` is already a private clone."""
 

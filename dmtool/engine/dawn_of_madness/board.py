@@ -87,7 +87,8 @@ class Board:
             far = cell_dist[cell[shard]]
             return {other: far[i] for i, other in enumerate(layout)}
 
-        adj = {shard: sorted(layout[j] for j in cell_near[i]) for i, shard in enumerate(layout)}
+        adj = {shard: sorted([layout[j] for j in cell_near[i]])
+               for i, shard in enumerate(layout)}
         return cls(grid_paths(layout, width=width), _Rows(row), adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
@@ -123,15 +124,17 @@ class Board:
         found = self._within.get(key)
         if found is None:
             near = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
-            found = self._within[key] = tuple(n for _, n in sorted(near))
+            found = self._within[key] = tuple([n for _, n in sorted(near)])
         return found
 
     def steps_toward(self, here: int, target: int) -> list[int]:
         """Neighbours of `here` that lie on a shortest path to `target`."""
-        d = self.distance(here, target)
+        # Paths run both ways, so the target's row gives every neighbour's distance to it.
+        row = self._dist[target]
+        d = row.get(here)
         if d is None or d == 0:
             return []
-        return [n for n in self._adj[here] if self._dist[n].get(target) == d - 1]
+        return [n for n in self._adj[here] if row.get(n) == d - 1]
 
     def is_path(self, start: int, route: list[int]) -> bool:
         here = start

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dmtool.engine.dawn_of_madness.constants import (
     COLOURS,
     Domain,
+    count_colours,
     domain_text,
     domains_from_mapping,
 )
@@ -21,10 +22,7 @@ from dmtool.engine.dawn_of_madness.state import Monster, Wanderer
 
 def roll_rifts(ctx: Ctx, m: Monster, why: str) -> None:
     """Three domain rifts from dice in the sentience colours of the monster's shard."""
-    colours = ctx.catalog.shard_colours(m.shard)
-    counts: dict[str, int] = {}
-    for c in colours:
-        counts[c] = counts.get(c, 0) + 1
+    counts = count_colours(ctx.catalog.shards[m.shard]["sentience"])
     faces = ctx.dice.d6(ctx.state, m.id, counts, why)
     m.rifts = [(c, f) for c in COLOURS for f in faces.get(c, [])]
     ctx.emit("rifts", monster=m.id, rifts=[domain_text(r) for r in m.rifts], why=why)

@@ -86,6 +86,15 @@ def domains_to_mapping(domains: Iterable[Domain]) -> dict[str, list[str]]:
     return out
 
 
+def count_colours(colours: Iterable[str]) -> dict[str, int]:
+    """How many of each colour, in first-seen order (a plain loop: `Counter` costs several
+    times as much for the three colours of a shard)."""
+    counts: dict[str, int] = {}
+    for c in colours:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
 def satisfies(have: Iterable[Domain], need: Iterable[Domain]) -> bool:
     """Whether results `have` meet every requirement in `need` (spheres wild per colour)."""
     return not missing(have, need)
@@ -97,8 +106,10 @@ def missing(have: Iterable[Domain], need: Iterable[Domain]) -> list[Domain]:
     for d in have:
         pool[d] = pool.get(d, 0) + 1
     short: list[Domain] = []
-    # Exact matches first, sphere requirements before others so wilds are not wasted.
-    wanted = sorted(need, key=lambda d: d[1] != "sphere")
+    # Exact matches first, sphere requirements before others so wilds are not wasted (a
+    # stable partition: what sorting on "is not a sphere" gives).
+    need = list(need)
+    wanted = [d for d in need if d[1] == "sphere"] + [d for d in need if d[1] != "sphere"]
     gaps: list[Domain] = []
     for d in wanted:
         if pool.get(d, 0):

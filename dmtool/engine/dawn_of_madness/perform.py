@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from dmtool.engine.dawn_of_madness import combat, story
-from dmtool.engine.dawn_of_madness.constants import COLOURS, domain_text
+from dmtool.engine.dawn_of_madness.constants import COLOURS, count_colours, domain_text
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.effects.wanderer import (
     draw_domain_card,
@@ -72,8 +71,8 @@ def _encounter(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
 
 @doer("domain")
 def _domain(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
-    colours = ctx.catalog.shard_colours(w.shard or 0)
-    faces = ctx.dice.d6(ctx.state, w.id, dict(Counter(colours)), "domain action")
+    colours = ctx.catalog.shards[w.shard or 0]["sentience"]  # `Catalog.shard_colours`
+    faces = ctx.dice.d6(ctx.state, w.id, count_colours(colours), "domain action")
     gained = [(c, f) for c in COLOURS for f in faces.get(c, [])]
     for d in gained:
         w.store(d)

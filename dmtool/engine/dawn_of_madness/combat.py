@@ -7,6 +7,7 @@ from dmtool.engine.dawn_of_madness.constants import (
     Domain,
     count_colours,
     domain_text,
+    domain_texts,
     domains_from_mapping,
 )
 from dmtool.engine.dawn_of_madness.context import Ctx
@@ -25,7 +26,7 @@ def roll_rifts(ctx: Ctx, m: Monster, why: str) -> None:
     counts = count_colours(ctx.catalog.shards[m.shard]["sentience"])
     faces = ctx.dice.d6(ctx.state, m.id, counts, why)
     m.rifts = [(c, f) for c in COLOURS for f in faces.get(c, [])]
-    ctx.emit("rifts", monster=m.id, rifts=[domain_text(r) for r in m.rifts], why=why)
+    ctx.emit("rifts", monster=m.id, rifts=domain_texts(m.rifts), why=why)
 
 
 def wound_monster(ctx: Ctx, m: Monster, amount: int, *, by: str | None, cause: str) -> bool:

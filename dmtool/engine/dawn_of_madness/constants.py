@@ -73,6 +73,11 @@ def domain_text(domain: Domain) -> str:
     return f"{domain[0]} {domain[1]}"
 
 
+def domain_texts(domains: Iterable[Domain]) -> list[str]:
+    """`domain_text` of each (one call for a whole list, as the log shows them)."""
+    return [f"{colour} {kind}" for colour, kind in domains]
+
+
 def domains_from_mapping(mapping: Mapping[str, Iterable[str]]) -> list[Domain]:
     """{red: [hand, hand]} -> [('red', 'hand'), ('red', 'hand')] in colour order."""
     return [(c, t) for c in COLOURS for t in mapping.get(c, ())]

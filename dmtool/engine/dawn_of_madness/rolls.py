@@ -12,6 +12,7 @@ from dmtool.engine.dawn_of_madness.constants import (
     TYPES,
     Domain,
     domain_text,
+    domain_texts,
     missing,
     parse_domain,
 )
@@ -188,13 +189,13 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored domains",
                             default=False, accepts=lambda k, a: _spend_ok(w, a, useful))
         if answer is True:
-            answer = [domain_text(d) for d in auto(stored, [])[0]]
+            answer = domain_texts(auto(stored, [])[0])
         for text in answer or []:
             domain = parse_domain(text)
             w.spend(domain)
             extra.append(domain)
         if extra:
-            ctx.emit("spent_domains", wanderer=w.id, domains=[domain_text(d) for d in extra])
+            ctx.emit("spent_domains", wanderer=w.id, domains=domain_texts(extra))
     if cards:
         answer = ctx.answer("discard_cards", f"{w.id} may discard domain cards for their domains",
                             default=False,
@@ -265,8 +266,10 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
                      every_colour: bool = False, why: str = "test") -> tuple[bool, Pool]:
     """Roll the tester's sentience in the needed colours (every colour for a confrontation),
     offer help, then stored domains and domain cards; pass if every requirement is met."""
-    colours = COLOURS if every_colour else tuple(c for c in COLOURS if any(c == n[0] for n in need))
-    pool = start_pool(ctx, w, kind, {c: w.dice(c) for c in colours}, why)
+    needed = {c for c, _ in need}
+    sentience = w.sentience  # `Wanderer.dice` of each colour: negative values roll none
+    pool = start_pool(ctx, w, kind, {c: max(0, sentience.get(c, 0)) for c in COLOURS
+                                     if every_colour or c in needed}, why)
     help_loop(ctx, w, pool)
     gap = missing(pool.dice, need)
     if gap and not ctx.halted:
@@ -275,8 +278,8 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
         offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=helps.__contains__)
         gap = missing(pool.dice + pool.spent, need)
     passed = not gap
-    ctx.emit("test", wanderer=w.id, kind=kind, need=[domain_text(d) for d in need],
-             passed=passed, missing=[domain_text(d) for d in gap])
+    ctx.emit("test", wanderer=w.id, kind=kind, need=domain_texts(need),
+             passed=passed, missing=domain_texts(gap))
     return passed, pool
 
 

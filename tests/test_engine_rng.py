@@ -27,3 +27,10 @@ def test_below_each_matches_below_steps() -> None:
             state, value = rng.below(state, 6)
             expected.append(value)
         assert rng.below_each(seed, 6, 9) == (state, expected)
+
+
+def test_picks_matches_below_steps() -> None:
+    faces = ("a", "b", "c", "d", "e", "f")
+    for seed in range(50):
+        state, drawn = rng.below_each(seed, 6, 7)
+        assert rng.picks(seed, faces, 7) == (state, [faces[i] for i in drawn])

@@ -4,6 +4,7 @@ resolving (a wanderer, or a monster acting)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import ClassVar
 
 from dmtool.engine.core.context import Context, Event
@@ -43,7 +44,7 @@ class Ctx(Context):
     state: GameState
     catalog: Catalog
     dice: DiceSource
-    frame: Frame = field(default_factory=lambda: Frame("effect"))
+    frame: Frame = field(default_factory=partial(Frame, "effect"))  # no Python-level lambda
     who: str | None = None  # the resolving wanderer
     monster: str | None = None  # the acting monster
     outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in

@@ -178,8 +178,8 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
     answer `true` (let the engine choose). Spent domains and discarded cards are gone.
     """
     # Most tests find nothing stored and no cards in hand: nothing to sort or judge then.
-    stored = [d for d, n in sorted(w.domains.items()) for _ in range(n)
-              if useful(d)] if w.domains else []
+    stored = [d for d, n in sorted(w.domains.items()) if useful(d)
+              for _ in range(n)] if w.domains else []
     cards: list[tuple[str, list[Domain]]] = []
     if w.domain_cards:
         cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]

@@ -89,10 +89,10 @@ def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
         if central:
             return central
     if toward == "most_wounded_wanderer":
-        most = max(w.wounds for w in living)
+        most = max([w.wounds for w in living])
         return [w for w in living if w.wounds == most]
     row = ctx.catalog.board.distances(m.shard)
-    near = min(row[w.shard] for w in living)  # type: ignore[index]
+    near = min([row[w.shard] for w in living])  # type: ignore[index]
     return [w for w in living if row[w.shard] == near]  # type: ignore[index]
 
 

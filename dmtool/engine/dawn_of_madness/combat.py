@@ -68,11 +68,11 @@ def attack(ctx: Ctx, w: Wanderer, m: Monster, rift: Domain) -> None:
     help_loop(ctx, w, pool)
 
     matches = {(colour, kind), (colour, "sphere")}.__contains__  # spheres are wild
-    hits = sum(1 for d in pool.dice if matches(d))
+    hits = sum(map(matches, pool.dice))  # True counts 1: no generator
     if not ctx.halted:
         extra = offer_spending(ctx, w, pool, useful=matches,
                                auto=lambda stored, cards: (stored, [c for c, _ in cards]))
-        hits += sum(1 for d in extra if matches(d))
+        hits += sum(map(matches, extra))
     ctx.emit("attack", wanderer=w.id, monster=m.id, rift=domain_text(rift), damage=hits)
     if hits <= 0 or ctx.halted:
         return

@@ -50,7 +50,7 @@ def take_damage(ctx: Ctx, w: Wanderer, colour: str, amount: int, *, source: str)
         pool = start_pool(ctx, w, "defense", {colour: w.dice(colour)}, "defense test")
         help_loop(ctx, w, pool)
         blocks = {(colour, "eye"), (colour, "sphere")}.__contains__  # spheres are wild
-        prevented = sum(1 for d in pool.dice if blocks(d))
+        prevented = sum(map(blocks, pool.dice))  # True counts 1: no generator
         if prevented < amount:
             extra = offer_spending(ctx, w, pool, useful=blocks, auto=lambda stored, cards: (
                 stored[:amount - prevented], []))

@@ -81,7 +81,25 @@ def any_in_range(ctx: Ctx, m: Monster, within: int | None) -> bool:
 def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
                within: int | None = None) -> list[Wanderer]:
     """The wanderers the monster would target (several when they are equally good)."""
-    living = in_range(ctx, m, within)
+    # hot path (every targeting effect and every move considered): `in_range` written out,
+    # keeping the nearest of them on the same walk.
+    row = ctx.catalog.board.distances(m.shard)
+    frame = ctx.frame
+    summoned = frame.wanderer if frame.summoned else None
+    living: list[Wanderer] = []
+    nearest: list[Wanderer] = []
+    near = -1
+    for w in ctx.state.wanderers.values():
+        if w.shard is None or not (w.alive or w.id == summoned):
+            continue
+        d = row.get(w.shard)
+        if d is None or (within is not None and d > within):
+            continue
+        living.append(w)
+        if near < 0 or d < near:
+            near, nearest = d, [w]
+        elif d == near:
+            nearest.append(w)
     if len(living) <= 1:
         return living
     if toward == "central_wanderer":
@@ -91,9 +109,7 @@ def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
     if toward == "most_wounded_wanderer":
         most = max([w.wounds for w in living])
         return [w for w in living if w.wounds == most]
-    row = ctx.catalog.board.distances(m.shard)
-    near = min([row[w.shard] for w in living])  # type: ignore[index]
-    return [w for w in living if row[w.shard] == near]  # type: ignore[index]
+    return nearest
 
 
 @RULES.hook("monster_target")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from dmtool.engine.dawn_of_madness.constants import SHARDS
@@ -22,18 +22,21 @@ def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[t
     return out
 
 
-class _Rows(dict[int, dict[int, int]]):
-    """Distance rows worked out on first use: a game builds a board per layout and reads
-    the rows of the few shards its figures stand on, not all sixteen."""
+class _GridRows(dict[int, dict[int, int]]):
+    """The distance rows of a full 4x4 grid, each worked out on first use: a game builds a
+    board per layout and reads the rows of the few shards its figures stand on, not all
+    sixteen. (A class rather than a closure, so a board still pickles and copies.)"""
 
-    __slots__ = ("_make",)
+    __slots__ = ("_cell", "_layout")
 
-    def __init__(self, make: Callable[[int], dict[int, int]]) -> None:
+    def __init__(self, layout: list[int]) -> None:
         super().__init__()
-        self._make = make
+        self._layout = tuple(layout)
+        self._cell = {shard: i for i, shard in enumerate(layout)}
 
     def __missing__(self, shard: int) -> dict[int, int]:
-        row = self[shard] = self._make(shard)
+        far = _GRID_4x4[0][self._cell[shard]]
+        row = self[shard] = {other: far[i] for i, other in enumerate(self._layout)}
         return row
 
 
@@ -80,16 +83,9 @@ class Board:
         builds one board per game, so rows are made on first use)."""
         if width != 4 or sorted(layout) != list(SHARDS):
             return cls(grid_paths(layout, width=width))
-        cell_dist, cell_near = _GRID_4x4
-        cell = {shard: i for i, shard in enumerate(layout)}
-
-        def row(shard: int) -> dict[int, int]:
-            far = cell_dist[cell[shard]]
-            return {other: far[i] for i, other in enumerate(layout)}
-
-        adj = {shard: sorted([layout[j] for j in cell_near[i]])
-               for i, shard in enumerate(layout)}
-        return cls(grid_paths(layout, width=width), _Rows(row), adj)
+        near = _GRID_4x4[1]
+        adj = {shard: sorted([layout[j] for j in near[i]]) for i, shard in enumerate(layout)}
+        return cls(grid_paths(layout, width=width), _GridRows(layout), adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}

@@ -13,7 +13,7 @@ from dmtool.engine.core.registry import Rules
 Event = dict[str, Any]
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """Mutable working context of one transition. `state` is already a private clone.
 
@@ -33,21 +33,36 @@ class Context:
     step: int | None = None
 
     def emit(self, event: str, **data: Any) -> None:
-        if event not in self.rules.events:
-            raise EngineFault(f"{self.rules.game}: the event kind '{event}' is not declared")
-        if self.step is None:
+        # hot path: a game emits hundreds of events; the registry's table is read directly.
+        rules = self.rules
+        if event not in rules.events:
+            raise EngineFault(f"{rules.game}: the event kind '{event}' is not declared")
+        step = self.step
+        if step is None:
             self.events.append({"event": event, **data})
         else:
-            self.events.append({"step": self.step, "event": event, **data})
+            self.events.append({"step": step, "event": event, **data})
 
     def ask(self, keys: str | tuple[str, ...], prompt: str, options: tuple[Any, ...] = (),
             *, default: Any = REQUIRED, accepts: Any = None) -> tuple[str, Any]:
         names = (keys,) if isinstance(keys, str) else keys
-        key, answer = self.policy.ask(Question(names, prompt, options, default, accepts))
+        # hot path: tuple.__new__ builds the Question without the named tuple's Python-level
+        # __new__ (the same object: every field is given, in order).
+        question = _new_tuple(Question, (names, prompt, options, default, accepts))
+        key, answer = self.policy.ask(question)
         if answer != default or key != names[0]:
             self.emit("chose", question=names[0], key=key, answer=answer)
         return key, answer
 
     def answer(self, key: str, prompt: str, options: tuple[Any, ...] = (),
                *, default: Any = REQUIRED, accepts: Any = None) -> Any:
-        return self.ask(key, prompt, options, default=default, accepts=accepts)[1]
+        """`ask` with one key, giving only the answer (`ask` written out: most questions
+        come this way)."""
+        question = _new_tuple(Question, ((key,), prompt, options, default, accepts))
+        used, answer = self.policy.ask(question)
+        if answer != default or used != key:
+            self.emit("chose", question=key, key=used, answer=answer)
+        return answer
+
+
+_new_tuple = tuple.__new__

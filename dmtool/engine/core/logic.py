@@ -19,12 +19,20 @@ def holds(ctx: Context, condition: dict[str, Any]) -> bool:
     return bool(check(ctx, value))
 
 
+# Loops rather than all()/any() over generators: conditions are asked on every monster turn
+# and event phase, and a generator costs more than the walk.
 def _all(ctx: Context, items: list[dict[str, Any]]) -> bool:
-    return all(holds(ctx, c) for c in items)
+    for c in items:  # noqa: SIM110
+        if not holds(ctx, c):
+            return False
+    return True
 
 
 def _any(ctx: Context, items: list[dict[str, Any]]) -> bool:
-    return any(holds(ctx, c) for c in items)
+    for c in items:  # noqa: SIM110
+        if holds(ctx, c):
+            return True
+    return False
 
 
 def _not(ctx: Context, item: dict[str, Any]) -> bool:

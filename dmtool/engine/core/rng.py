@@ -59,10 +59,39 @@ def below_each(state: int, n: int, count: int) -> tuple[int, list[int]]:
     return state, out
 
 
+def picks(state: int, options: tuple[T, ...], count: int) -> tuple[int, list[T]]:
+    """(new state, `count` uniform picks from options): `options[below(state, n)]` drawn
+    `count` times (one call for a roll of several dice, each face looked up as drawn)."""
+    n = len(options)
+    if n <= 0:
+        raise ValueError("n must be positive")
+    limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
+    out: list[T] = []
+    while len(out) < count:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            out.append(options[z % n])
+    return state, out
+
+
 def shuffled(state: int, items: list[T]) -> tuple[int, list[T]]:
-    """(new state, a Fisher-Yates shuffled copy of items)."""
+    """(new state, a Fisher-Yates shuffled copy of items): the draws of `below(state, i + 1)`
+    for i from the last index down, with `below` written out (a game shuffles its decks,
+    dozens of cards each, at setup and on every reshuffle)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return state, out

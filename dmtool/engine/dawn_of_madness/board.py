@@ -22,17 +22,52 @@ def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[t
     return out
 
 
+class _GridRows(dict[int, dict[int, int]]):
+    """The distance rows of a full 4x4 grid, each worked out on first use: a game builds a
+    board per layout and reads the rows of the few shards its figures stand on, not all
+    sixteen. (A class rather than a closure, so a board still pickles and copies.)"""
+
+    __slots__ = ("_cell", "_layout")
+
+    def __init__(self, layout: list[int]) -> None:
+        super().__init__()
+        self._layout = tuple(layout)
+        self._cell = {shard: i for i, shard in enumerate(layout)}
+
+    def __missing__(self, shard: int) -> dict[int, int]:
+        far = _GRID_4x4[0][self._cell[shard]]
+        row = self[shard] = {other: far[i] for i, other in enumerate(self._layout)}
+        return row
+
+
+def _grid_cells(width: int, size: int) -> tuple[tuple[tuple[int, ...], ...],
+                                                tuple[tuple[int, ...], ...]]:
+    """For each cell of a `size`-cell grid: the distance to every cell (rows plus columns
+    apart), and the cells next to it in ascending cell order."""
+    at = [divmod(i, width) for i in range(size)]
+    dist = tuple(tuple(abs(r - r2) + abs(c - c2) for r2, c2 in at) for r, c in at)
+    near = tuple(tuple(j for j in range(size) if dist[i][j] == 1) for i in range(size))
+    return dist, near
+
+
+_GRID_4x4 = _grid_cells(4, len(SHARDS))
+
+
 @dataclass
 class Board:
-    """An undirected graph of the 16 shards; distances are counted in paths walked."""
+    """An undirected graph of the 16 shards; distances are counted in paths walked.
+
+    Distances, neighbours and ranges follow from the paths (so boards compare by paths)."""
 
     paths: list[tuple[int, int]] = field(default_factory=grid_paths)
-    _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False)
-    _adj: dict[int, list[int]] = field(default_factory=dict, repr=False)
+    _dist: dict[int, dict[int, int]] = field(default_factory=dict, repr=False, compare=False)
+    _adj: dict[int, list[int]] = field(default_factory=dict, repr=False, compare=False)
     _within: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False,
-                                                      compare=False)
+                                                            compare=False)
 
     def __post_init__(self) -> None:
+        if self._adj:  # given by `grid`
+            return
         adj: dict[int, set[int]] = {n: set() for n in SHARDS}
         for a, b in self.paths:
             adj[a].add(b)
@@ -45,13 +80,12 @@ class Board:
     def grid(cls, layout: list[int], *, width: int = 4) -> Board:
         """The board of `grid_paths(layout)` when the layout fills the grid: every path is
         there, so a distance is rows plus columns apart, with no search (a balance run
-        builds one board per game)."""
-        if sorted(layout) != list(SHARDS) or len(layout) % width:
+        builds one board per game, so rows are made on first use)."""
+        if width != 4 or sorted(layout) != list(SHARDS):
             return cls(grid_paths(layout, width=width))
-        cells = {shard: divmod(i, width) for i, shard in enumerate(layout)}
-        dist = {a: {b: abs(ra - rb) + abs(ca - cb) for b, (rb, cb) in cells.items()}
-                for a, (ra, ca) in cells.items()}
-        return cls(grid_paths(layout, width=width), _dist=dist)
+        near = _GRID_4x4[1]
+        adj = {shard: sorted([layout[j] for j in near[i]]) for i, shard in enumerate(layout)}
+        return cls(grid_paths(layout, width=width), _GridRows(layout), adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}
@@ -86,15 +120,17 @@ class Board:
         found = self._within.get(key)
         if found is None:
             near = [(d, n) for n, d in self._dist[shard].items() if 0 < d <= spaces]
-            found = self._within[key] = tuple(n for _, n in sorted(near))
+            found = self._within[key] = tuple([n for _, n in sorted(near)])
         return found
 
     def steps_toward(self, here: int, target: int) -> list[int]:
         """Neighbours of `here` that lie on a shortest path to `target`."""
-        d = self.distance(here, target)
+        # Paths run both ways, so the target's row gives every neighbour's distance to it.
+        row = self._dist[target]
+        d = row.get(here)
         if d is None or d == 0:
             return []
-        return [n for n in self._adj[here] if self._dist[n].get(target) == d - 1]
+        return [n for n in self._adj[here] if row.get(n) == d - 1]
 
     def is_path(self, start: int, route: list[int]) -> bool:
         here = start

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dmtool.engine.dawn_of_madness.constants import (
     COLOURS,
     Domain,
+    count_colours,
     domain_text,
+    domain_texts,
     domains_from_mapping,
 )
 from dmtool.engine.dawn_of_madness.context import Ctx
@@ -21,13 +23,10 @@ from dmtool.engine.dawn_of_madness.state import Monster, Wanderer
 
 def roll_rifts(ctx: Ctx, m: Monster, why: str) -> None:
     """Three domain rifts from dice in the sentience colours of the monster's shard."""
-    colours = ctx.catalog.shard_colours(m.shard)
-    counts: dict[str, int] = {}
-    for c in colours:
-        counts[c] = counts.get(c, 0) + 1
+    counts = count_colours(ctx.catalog.shards[m.shard]["sentience"])
     faces = ctx.dice.d6(ctx.state, m.id, counts, why)
     m.rifts = [(c, f) for c in COLOURS for f in faces.get(c, [])]
-    ctx.emit("rifts", monster=m.id, rifts=[domain_text(r) for r in m.rifts], why=why)
+    ctx.emit("rifts", monster=m.id, rifts=domain_texts(m.rifts), why=why)
 
 
 def wound_monster(ctx: Ctx, m: Monster, amount: int, *, by: str | None, cause: str) -> bool:
@@ -68,14 +67,12 @@ def attack(ctx: Ctx, w: Wanderer, m: Monster, rift: Domain) -> None:
     pool = start_pool(ctx, w, "attack", {colour: w.dice(colour)}, "attack test")
     help_loop(ctx, w, pool)
 
-    def matches(d: Domain) -> bool:
-        return d[0] == colour and (d[1] == kind or d[1] == "sphere")
-
-    hits = sum(1 for d in pool.dice if matches(d))
+    matches = {(colour, kind), (colour, "sphere")}.__contains__  # spheres are wild
+    hits = sum(map(matches, pool.dice))  # True counts 1: no generator
     if not ctx.halted:
         extra = offer_spending(ctx, w, pool, useful=matches,
                                auto=lambda stored, cards: (stored, [c for c, _ in cards]))
-        hits += sum(1 for d in extra if matches(d))
+        hits += sum(map(matches, extra))
     ctx.emit("attack", wanderer=w.id, monster=m.id, rift=domain_text(rift), damage=hits)
     if hits <= 0 or ctx.halted:
         return

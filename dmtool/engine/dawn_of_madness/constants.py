@@ -73,6 +73,11 @@ def domain_text(domain: Domain) -> str:
     return f"{domain[0]} {domain[1]}"
 
 
+def domain_texts(domains: Iterable[Domain]) -> list[str]:
+    """`domain_text` of each (one call for a whole list, as the log shows them)."""
+    return [f"{colour} {kind}" for colour, kind in domains]
+
+
 def domains_from_mapping(mapping: Mapping[str, Iterable[str]]) -> list[Domain]:
     """{red: [hand, hand]} -> [('red', 'hand'), ('red', 'hand')] in colour order."""
     return [(c, t) for c in COLOURS for t in mapping.get(c, ())]
@@ -86,6 +91,15 @@ def domains_to_mapping(domains: Iterable[Domain]) -> dict[str, list[str]]:
     return out
 
 
+def count_colours(colours: Iterable[str]) -> dict[str, int]:
+    """How many of each colour, in first-seen order (a plain loop: `Counter` costs several
+    times as much for the three colours of a shard)."""
+    counts: dict[str, int] = {}
+    for c in colours:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
 def satisfies(have: Iterable[Domain], need: Iterable[Domain]) -> bool:
     """Whether results `have` meet every requirement in `need` (spheres wild per colour)."""
     return not missing(have, need)
@@ -97,8 +111,10 @@ def missing(have: Iterable[Domain], need: Iterable[Domain]) -> list[Domain]:
     for d in have:
         pool[d] = pool.get(d, 0) + 1
     short: list[Domain] = []
-    # Exact matches first, sphere requirements before others so wilds are not wasted.
-    wanted = sorted(need, key=lambda d: d[1] != "sphere")
+    # Exact matches first, sphere requirements before others so wilds are not wasted (a
+    # stable partition: what sorting on "is not a sphere" gives).
+    need = list(need)
+    wanted = [d for d in need if d[1] == "sphere"] + [d for d in need if d[1] != "sphere"]
     gaps: list[Domain] = []
     for d in wanted:
         if pool.get(d, 0):

@@ -4,6 +4,7 @@ resolving (a wanderer, or a monster acting)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import ClassVar
 
 from dmtool.engine.core.context import Context, Event
@@ -34,7 +35,7 @@ class Frame:
     entry: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Ctx(Context):
     """Mutable working context of one transition. `state` is already a private clone."""
 
@@ -43,7 +44,7 @@ class Ctx(Context):
     state: GameState
     catalog: Catalog
     dice: DiceSource
-    frame: Frame = field(default_factory=lambda: Frame("effect"))
+    frame: Frame = field(default_factory=partial(Frame, "effect"))  # no Python-level lambda
     who: str | None = None  # the resolving wanderer
     monster: str | None = None  # the acting monster
     outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in
@@ -68,7 +69,8 @@ class Ctx(Context):
         return None
 
     def need_resolver(self, effect: str) -> Wanderer:
-        w = self.resolver()
+        # hot path (most wanderer effects): the resolving wanderer, without `resolver()`.
+        w = self.state.wanderers.get(self.who) if self.who is not None else self.resolver()
         if w is None:
             raise EngineFault(f"the effect '{effect}' needs a resolving wanderer")
         return w

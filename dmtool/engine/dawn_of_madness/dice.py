@@ -21,7 +21,8 @@ class DiceSource(Protocol):
 
     def d6(self, state: GameState, who: str, counts: dict[str, int],
            why: str) -> dict[str, list[str]]:
-        """Roll sentience dice: counts by colour -> faces by colour (same colours, same counts)."""
+        """Roll sentience dice: counts by colour -> faces by colour (the colours rolled, in
+        COLOURS order, each with its count of faces; the log shows this mapping as is)."""
         ...
 
     def d16(self, state: GameState, who: str, why: str) -> int:
@@ -41,11 +42,8 @@ class SeededDice:
         out: dict[str, list[str]] = {}
         for colour in COLOURS:
             n = counts.get(colour, 0)
-            if n <= 0:
-                continue
-            faces = FACES[colour]
-            state.rng, drawn = rng.below_each(state.rng, 6, n)
-            out[colour] = [faces[face] for face in drawn]
+            if n > 0:
+                state.rng, out[colour] = rng.picks(state.rng, FACES[colour], n)
         return out
 
     def d16(self, state: GameState, who: str, why: str) -> int:

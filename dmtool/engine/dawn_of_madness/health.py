@@ -49,12 +49,13 @@ def take_damage(ctx: Ctx, w: Wanderer, colour: str, amount: int, *, source: str)
                   "damage", (True, False), default=False):
         pool = start_pool(ctx, w, "defense", {colour: w.dice(colour)}, "defense test")
         help_loop(ctx, w, pool)
-        prevented = sum(1 for c, f in pool.dice if c == colour and f in ("eye", "sphere"))
+        blocks = {(colour, "eye"), (colour, "sphere")}.__contains__  # spheres are wild
+        prevented = sum(map(blocks, pool.dice))  # True counts 1: no generator
         if prevented < amount:
-            extra = offer_spending(ctx, w, pool, useful=lambda d: d[0] == colour and d[1] in (
-                "eye", "sphere"), auto=lambda stored, cards: (stored[:amount - prevented], []))
+            extra = offer_spending(ctx, w, pool, useful=blocks, auto=lambda stored, cards: (
+                stored[:amount - prevented], []))
             prevented += len(extra)
-    elif any(w.stored((colour, t)) for t in ("eye", "sphere")):
+    elif w.domains and (w.domains.get((colour, "eye")) or w.domains.get((colour, "sphere"))):
         stored = [(colour, t) for t in ("eye", "sphere") for _ in range(w.stored((colour, t)))]
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored {colour} eyes",
                             default=False, accepts=lambda k, a: a in (True, False) or (

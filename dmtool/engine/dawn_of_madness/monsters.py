@@ -8,6 +8,8 @@ from dmtool.engine.dawn_of_madness.combat import roll_rifts
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.monster_plans import (
+    MonsterAction,
+    MonsterPlan,
     Targeting,
     confrontation_targeting,
     monster_plan,
@@ -79,7 +81,25 @@ def any_in_range(ctx: Ctx, m: Monster, within: int | None) -> bool:
 def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
                within: int | None = None) -> list[Wanderer]:
     """The wanderers the monster would target (several when they are equally good)."""
-    living = in_range(ctx, m, within)
+    # hot path (every targeting effect and every move considered): `in_range` written out,
+    # keeping the nearest of them on the same walk.
+    row = ctx.catalog.board.distances(m.shard)
+    frame = ctx.frame
+    summoned = frame.wanderer if frame.summoned else None
+    living: list[Wanderer] = []
+    nearest: list[Wanderer] = []
+    near = -1
+    for w in ctx.state.wanderers.values():
+        if w.shard is None or not (w.alive or w.id == summoned):
+            continue
+        d = row.get(w.shard)
+        if d is None or (within is not None and d > within):
+            continue
+        living.append(w)
+        if near < 0 or d < near:
+            near, nearest = d, [w]
+        elif d == near:
+            nearest.append(w)
     if len(living) <= 1:
         return living
     if toward == "central_wanderer":
@@ -87,11 +107,9 @@ def candidates(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
         if central:
             return central
     if toward == "most_wounded_wanderer":
-        most = max(w.wounds for w in living)
+        most = max([w.wounds for w in living])
         return [w for w in living if w.wounds == most]
-    row = ctx.catalog.board.distances(m.shard)
-    near = min(row[w.shard] for w in living)  # type: ignore[index]
-    return [w for w in living if row[w.shard] == near]  # type: ignore[index]
+    return nearest
 
 
 @RULES.hook("monster_target")
@@ -112,7 +130,10 @@ def feasible(ctx: Ctx, m: Monster, targets: Targeting) -> bool:
     needs at least one of them to have something to act on."""
     if not targets:
         return True
-    return any(_has_target(ctx, m, name, value) for name, value in targets)
+    for name, value in targets:  # noqa: SIM110 (hot path: a loop, not a generator)
+        if _has_target(ctx, m, name, value):
+            return True
+    return False
 
 
 def _has_target(ctx: Ctx, m: Monster, name: str, value: Any) -> bool:
@@ -121,7 +142,10 @@ def _has_target(ctx: Ctx, m: Monster, name: str, value: Any) -> bool:
     if name == "monster_move":
         found = candidates(ctx, m, value.get("toward", "nearest_wanderer"))
         row = ctx.catalog.board.distances(m.shard)
-        return any(row.get(w.shard) for w in found)  # in_range: every shard is known
+        for w in found:  # noqa: SIM110 (in_range: every shard is known; a loop: hot path)
+            if row.get(w.shard):
+                return True
+        return False
     if name == "monster_heal":
         return m.wounds > 0
     if name == "resolve_confrontation_card":
@@ -140,27 +164,45 @@ def activate(ctx: Ctx, m: Monster, *, free: bool = False) -> bool:
     """The monster takes the first action of its sequence whose condition holds, whose cost
     it can pay (free activations pay nothing) and that has something to act on."""
     plan = monster_plan(ctx.catalog, m.id)
-    with ctx.acting(monster=m.id):
+    # hot path (every monster turn): `ctx.acting(monster=...)` written out.
+    saved = ctx.who, ctx.monster
+    ctx.who, ctx.monster = None, m.id
+    try:
         for action in plan.actions:
             if not free and action.cost > m.mc:
                 continue
             if action.condition is not None and not holds(ctx, action.condition):
                 continue
-            if not feasible(ctx, m, action.targeting):
+            if action.targeting and not feasible(ctx, m, action.targeting):
                 continue
             if not free:
                 m.mc -= action.cost
             ctx.emit("monster_action", monster=m.id, action=action.number,
                      cost=0 if free else action.cost, free=free)
-            with ctx.in_frame(Frame("activation")):
-                run_effects(ctx, action.effects)
-                for ability in plan.active_abilities(m.rifts):
-                    if m.id not in ctx.state.monsters or ctx.halted:
-                        break
-                    ctx.emit("rift_ability", monster=m.id, requires=ability["requires"])
-                    run_effects(ctx, ability.get("effects", []))
+            _resolve_action(ctx, m, plan, action)
             return True
+    finally:
+        ctx.who, ctx.monster = saved
     if not free:
         m.mc = 0
         ctx.emit("dropped_to_zero", character=m.id)
     return False
+
+
+def _resolve_action(ctx: Ctx, m: Monster, plan: MonsterPlan, action: MonsterAction) -> None:
+    """The action's effects, then the rift abilities its rifts switch on, in a frame of their
+    own (`ctx.in_frame` written out: this runs on every monster turn)."""
+    outer = ctx.frame
+    ctx.outer.append(outer)
+    ctx.frame = Frame("activation")
+    try:
+        run_effects(ctx, action.effects)
+        abilities = plan.active_abilities(m.rifts)
+        for ability in abilities:
+            if m.id not in ctx.state.monsters or ctx.halted:
+                break
+            ctx.emit("rift_ability", monster=m.id, requires=ability["requires"])
+            run_effects(ctx, ability.get("effects", []))
+    finally:
+        ctx.frame = outer
+        ctx.outer.pop()

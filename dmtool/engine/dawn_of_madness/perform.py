@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from dmtool.engine.dawn_of_madness import combat, story
-from dmtool.engine.dawn_of_madness.constants import COLOURS, domain_text
+from dmtool.engine.dawn_of_madness.constants import (
+    COLOURS,
+    count_colours,
+    domain_texts,
+)
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.effects.wanderer import (
     draw_domain_card,
@@ -38,7 +41,7 @@ def perform(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
     paid = plan.cost - len(plan.brains)
     w.mc -= paid
     ctx.emit("action", wanderer=w.id, action=plan.kind, cost=paid,
-             brains=[domain_text(b) for b in plan.brains], support=plan.data.get("support"))
+             brains=domain_texts(plan.brains), support=plan.data.get("support"))
     if "support" in plan.data:
         ctx.state.support[plan.data["support"]] = False
     w.support_last = "support" in plan.data
@@ -72,12 +75,12 @@ def _encounter(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
 
 @doer("domain")
 def _domain(ctx: Ctx, w: Wanderer, plan: Plan) -> None:
-    colours = ctx.catalog.shard_colours(w.shard or 0)
-    faces = ctx.dice.d6(ctx.state, w.id, dict(Counter(colours)), "domain action")
+    colours = ctx.catalog.shards[w.shard or 0]["sentience"]  # `Catalog.shard_colours`
+    faces = ctx.dice.d6(ctx.state, w.id, count_colours(colours), "domain action")
     gained = [(c, f) for c in COLOURS for f in faces.get(c, [])]
     for d in gained:
         w.store(d)
-    ctx.emit("domains_gained", wanderer=w.id, domains=[domain_text(d) for d in gained])
+    ctx.emit("domains_gained", wanderer=w.id, domains=domain_texts(gained))
 
 
 @doer("search")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +12,7 @@ from dmtool.engine.dawn_of_madness.constants import (
     TYPES,
     Domain,
     domain_text,
+    domain_texts,
     missing,
     parse_domain,
 )
@@ -42,17 +43,12 @@ def roll_into(ctx: Ctx, pool: Pool, counts: dict[str, int], why: str) -> list[Do
     if not counts:
         return []
     faces = ctx.dice.d6(ctx.state, pool.tester, counts, why)
-    new = [(c, f) for c in COLOURS for f in faces.get(c, [])]
+    new = [(c, f) for c, rolled in faces.items() for f in rolled]
     pool.dice.extend(new)
-    ctx.emit("rolled", who=pool.tester, why=why, dice=_show(new))
+    # The faces by colour, as the log shows them: a dice source gives them in colour order,
+    # one non-empty list per colour rolled (see `DiceSource.d6`).
+    ctx.emit("rolled", who=pool.tester, why=why, dice=faces)
     return new
-
-
-def _show(dice: list[Domain]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for c, f in dice:
-        out.setdefault(c, []).append(f)
-    return out
 
 
 def can_use(w: Wanderer, colour: str, kind: str) -> Domain | None:
@@ -94,14 +90,11 @@ def _offers(ctx: Ctx, w: Wanderer, pool: Pool) -> list[str]:
     # Asked after every roll: `can_use` and `pool.faces` written out over the stored domains.
     offers: list[str] = []
     stored = w.domains
-    if pool.kind != "respawn" and stored and any(
-            stored.get((c, "hand"), 0) or stored.get((c, "sphere"), 0)
-            for c in {colour for colour, _ in pool.dice}):
+    if pool.kind != "respawn" and stored and _any_of(stored, {c for c, _ in pool.dice}, "hand"):
         offers.append("reroll")
     for o in ctx.state.wanderers.values():
         held = o.domains
-        if held and o.alive and o.id != w.id and any(
-                held.get((c, "skull"), 0) or held.get((c, "sphere"), 0) for c in COLOURS):
+        if held and o.alive and o.id != w.id and _any_of(held, COLOURS, "skull"):
             offers.append("skull")
             break
     if pool.kind == "release" and w.mc > 0 and not ctx.frozen(w):
@@ -109,6 +102,14 @@ def _offers(ctx: Ctx, w: Wanderer, pool: Pool) -> list[str]:
     if pool.kind == "confront" and pool.coda_used is None and _fresh_codas(w):
         offers.append("coda")
     return offers
+
+
+def _any_of(stored: dict[Domain, int], colours: Iterable[str], kind: str) -> bool:
+    """Whether a `kind` domain (or a wild sphere) of one of the colours is stored."""
+    for c in colours:  # noqa: SIM110 (a loop, not a generator: asked after every roll)
+        if stored.get((c, kind)) or stored.get((c, "sphere")):
+            return True
+    return False
 
 
 def _fresh_codas(w: Wanderer) -> list[str]:
@@ -177,8 +178,8 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
     answer `true` (let the engine choose). Spent domains and discarded cards are gone.
     """
     # Most tests find nothing stored and no cards in hand: nothing to sort or judge then.
-    stored = [d for d, n in sorted(w.domains.items()) for _ in range(n)
-              if useful(d)] if w.domains else []
+    stored = [d for d, n in sorted(w.domains.items()) if useful(d)
+              for _ in range(n)] if w.domains else []
     cards: list[tuple[str, list[Domain]]] = []
     if w.domain_cards:
         cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]
@@ -188,13 +189,13 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored domains",
                             default=False, accepts=lambda k, a: _spend_ok(w, a, useful))
         if answer is True:
-            answer = [domain_text(d) for d in auto(stored, [])[0]]
+            answer = domain_texts(auto(stored, [])[0])
         for text in answer or []:
             domain = parse_domain(text)
             w.spend(domain)
             extra.append(domain)
         if extra:
-            ctx.emit("spent_domains", wanderer=w.id, domains=[domain_text(d) for d in extra])
+            ctx.emit("spent_domains", wanderer=w.id, domains=domain_texts(extra))
     if cards:
         answer = ctx.answer("discard_cards", f"{w.id} may discard domain cards for their domains",
                             default=False,
@@ -265,17 +266,20 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
                      every_colour: bool = False, why: str = "test") -> tuple[bool, Pool]:
     """Roll the tester's sentience in the needed colours (every colour for a confrontation),
     offer help, then stored domains and domain cards; pass if every requirement is met."""
-    colours = COLOURS if every_colour else tuple(c for c in COLOURS if any(c == n[0] for n in need))
-    pool = start_pool(ctx, w, kind, {c: w.dice(c) for c in colours}, why)
+    needed = {c for c, _ in need}
+    sentience = w.sentience  # `Wanderer.dice` of each colour: negative values roll none
+    pool = start_pool(ctx, w, kind, {c: max(0, sentience.get(c, 0)) for c in COLOURS
+                                     if every_colour or c in needed}, why)
     help_loop(ctx, w, pool)
     gap = missing(pool.dice, need)
     if gap and not ctx.halted:
-        offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=lambda d: any(
-            d[0] == g[0] and (d[1] == g[1] or d[1] == "sphere") for g in gap))
+        # A domain helps if it is a missing one, or a sphere (wild) of a missing colour.
+        helps = {*gap, *[(c, "sphere") for c, _ in gap]}
+        offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=helps.__contains__)
         gap = missing(pool.dice + pool.spent, need)
     passed = not gap
-    ctx.emit("test", wanderer=w.id, kind=kind, need=[domain_text(d) for d in need],
-             passed=passed, missing=[domain_text(d) for d in gap])
+    ctx.emit("test", wanderer=w.id, kind=kind, need=domain_texts(need),
+             passed=passed, missing=domain_texts(gap))
     return passed, pool
 
 

@@ -9,7 +9,7 @@ from dmtool.engine.dawn_of_madness.constants import (
     COLOURS,
     CONDITION_DECKS,
     SCORE_GOALS,
-    domain_text,
+    domain_texts,
 )
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.errors import Reject
@@ -58,7 +58,7 @@ def _start_game(ctx: Ctx, action: Action) -> None:
         rolled = [(c, f) for c in COLOURS for f in faces.get(c, [])]
         for d in rolled:
             w.store(d)
-        ctx.emit("domains_gained", wanderer=w.id, domains=[domain_text(d) for d in rolled])
+        ctx.emit("domains_gained", wanderer=w.id, domains=domain_texts(rolled))
     # 2.4: each wanderer's figure goes where the otherworld die says, never onto another's.
     for w in state.wanderers.values():
         taken = {o.shard for o in state.wanderers.values() if o.shard is not None}

@@ -23,10 +23,12 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     frame = ctx.frame
     frame.depth += 1
     mine = frame.depth
-    state = ctx.state  # `ctx.halted` written out: it is asked before every effect
+    # `ctx.halted` written out: it is asked before every effect (`frame` is `ctx.frame`
+    # whenever control is back in this loop: handlers restore the frames they open).
+    state = ctx.state
     try:
         for effect in effects:
-            if (state.outcome != "ongoing" and not ctx.epilogue) or ctx.frame.ended:
+            if (state.outcome != "ongoing" and not ctx.epilogue) or frame.ended:
                 return
             if frame.death_depth is not None:
                 if mine < frame.death_depth:

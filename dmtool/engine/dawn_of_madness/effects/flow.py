@@ -34,7 +34,7 @@ def _choice(ctx: Ctx, options: list[dict[str, Any]]) -> None:
     if not open_:
         ctx.emit("no_option", options=[o["label"] for o in options])
         return
-    labels = tuple(o["label"] for o in open_)
+    labels = tuple([o["label"] for o in open_])
     picked = open_[0] if len(open_) == 1 else None
     if picked is None:
         answer = ctx.answer("choice", "Choose an option", labels, accepts=lambda k, a: (

@@ -15,7 +15,7 @@ from dmtool.engine.dawn_of_madness.story import run_effects
 
 
 def _actor(ctx: Ctx, name: str) -> Monster:
-    m = ctx.acting_monster()
+    m = ctx.state.monsters.get(ctx.monster) if ctx.monster else None  # ctx.acting_monster()
     if m is None:
         raise EngineFault(f"the effect '{name}' is only resolved by a monster")
     return m
@@ -47,24 +47,37 @@ def _move(ctx: Ctx, spec: dict[str, Any]) -> None:
         ctx.emit("monster_moved", monster=m.id, **{"from": start}, to=m.shard, toward=target.id)
 
 
+# The two effects below are in most monster actions: `ctx.acting(who=w.id, keep_monster=True)`
+# is written out as a save and restore of `ctx.who` (the monster stays the same).
+
 @effect("monster_attack")
 def _attack(ctx: Ctx, spec: dict[str, Any]) -> None:
     m = _actor(ctx, "monster_attack")
-    for w in _targets(ctx, m, spec):
-        if ctx.halted:
-            return
-        with ctx.acting(who=w.id, keep_monster=True):
+    saved = ctx.who
+    try:
+        for w in _targets(ctx, m, spec):
+            if ctx.halted:
+                return
+            ctx.who = w.id
             take_damage(ctx, w, spec["colour"], spec["amount"], source=m.id)
+            ctx.who = saved
+    finally:
+        ctx.who = saved
 
 
 @effect("monster_drain")
 def _drain(ctx: Ctx, spec: dict[str, Any]) -> None:
     m = _actor(ctx, "monster_drain")
-    for w in _targets(ctx, m, spec):
-        if ctx.halted:
-            return
-        with ctx.acting(who=w.id, keep_monster=True):
+    saved = ctx.who
+    try:
+        for w in _targets(ctx, m, spec):
+            if ctx.halted:
+                return
+            ctx.who = w.id
             lose_mental_capacity(ctx, w, spec["amount"], cause=m.id)
+            ctx.who = saved
+    finally:
+        ctx.who = saved
 
 
 @effect("monster_heal")

@@ -9,6 +9,7 @@ from dmtool.engine.dawn_of_madness.constants import (
     WITHERED,
     WITHERED_LIMIT,
     domain_text,
+    domain_texts,
     domains_from_mapping,
 )
 from dmtool.engine.dawn_of_madness.context import Ctx
@@ -71,7 +72,7 @@ def _gain_domain(ctx: Ctx, domains: dict[str, list[str]]) -> None:
     gained = domains_from_mapping(domains)
     for d in gained:
         w.store(d)
-    ctx.emit("domains_gained", wanderer=w.id, domains=[domain_text(d) for d in gained])
+    ctx.emit("domains_gained", wanderer=w.id, domains=domain_texts(gained))
 
 
 @effect("lose_domain")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from dmtool.engine.dawn_of_madness.constants import SHARDS
 
@@ -22,6 +23,22 @@ def grid_paths(layout: Iterable[int] | None = None, *, width: int = 4) -> list[t
     return out
 
 
+@lru_cache(maxsize=8)
+def _grid(cells: int, width: int) -> tuple[tuple[tuple[int, ...], ...],
+                                           tuple[tuple[int, ...], ...],
+                                           tuple[tuple[int, int], ...]]:
+    """A full grid by position (an index in the layout): the distances from each position
+    to every position, each position's neighbours, and the paths as `grid_paths` lists
+    them."""
+    places = [divmod(i, width) for i in range(cells)]
+    apart = tuple(tuple(abs(ra - rb) + abs(ca - cb) for rb, cb in places)
+                  for ra, ca in places)
+    paths = tuple(grid_paths(range(cells), width=width))
+    joined = tuple(tuple(b if a == i else a for a, b in paths if i in (a, b))
+                   for i in range(cells))
+    return apart, joined, paths
+
+
 @dataclass
 class Board:
     """An undirected graph of the 16 shards; distances are counted in paths walked."""
@@ -33,25 +50,28 @@ class Board:
                                                       compare=False)
 
     def __post_init__(self) -> None:
-        adj: dict[int, set[int]] = {n: set() for n in SHARDS}
-        for a, b in self.paths:
-            adj[a].add(b)
-            adj[b].add(a)
-        self._adj = {n: sorted(v) for n, v in adj.items()}
+        if not self._adj:
+            adj: dict[int, set[int]] = {n: set() for n in SHARDS}
+            for a, b in self.paths:
+                adj[a].add(b)
+                adj[b].add(a)
+            self._adj = {n: sorted(v) for n, v in adj.items()}
         if not self._dist:
             self._dist = {n: self._bfs(n) for n in SHARDS}
 
     @classmethod
     def grid(cls, layout: list[int], *, width: int = 4) -> Board:
         """The board of `grid_paths(layout)` when the layout fills the grid: every path is
-        there, so a distance is rows plus columns apart, with no search (a balance run
-        builds one board per game)."""
+        there, so a distance is rows plus columns apart, with no search. A balance run
+        builds one board per game: the grid's distances, neighbours and paths are known
+        by position (`_grid`), and only renamed to this layout's shards here."""
         if sorted(layout) != list(SHARDS) or len(layout) % width:
             return cls(grid_paths(layout, width=width))
-        cells = {shard: divmod(i, width) for i, shard in enumerate(layout)}
-        dist = {a: {b: abs(ra - rb) + abs(ca - cb) for b, (rb, cb) in cells.items()}
-                for a, (ra, ca) in cells.items()}
-        return cls(grid_paths(layout, width=width), _dist=dist)
+        apart, joined, paths = _grid(len(layout), width)
+        dist = {a: dict(zip(layout, row)) for a, row in zip(layout, apart)}
+        place = {shard: i for i, shard in enumerate(layout)}
+        adj = {n: sorted([layout[i] for i in joined[place[n]]]) for n in SHARDS}
+        return cls([(layout[i], layout[j]) for i, j in paths], _dist=dist, _adj=adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}

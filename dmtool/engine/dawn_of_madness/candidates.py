@@ -177,11 +177,49 @@ def slots_for(wanderers: tuple[str, ...],
     return tuple(out)
 
 
+Presence = Callable[[GameState, Catalog, Wanderer], bool] | None
+Check = tuple[str, str, Presence]  # (kind, wanderer, whether the slot has items; None: yes)
+
+
+class Listing(NamedTuple):
+    """`slots_for` with what the random player reads of it each decision, worked out once:
+    the slots of each kind in listing order, and the presence checks `Menu.kinds` makes
+    (a slot whose kind an earlier slot always offers is left out: it cannot change the
+    order of first appearance)."""
+
+    slots: tuple[Slot, ...]
+    by_kind: dict[str, tuple[Slot, ...]]
+    checks: tuple[Check, ...]
+
+
+NO_LISTING = Listing((), {}, ())
+
+
+@lru_cache(maxsize=256)
+def listing_for(wanderers: tuple[str, ...], offers: tuple[tuple[str, str], ...]) -> Listing:
+    slots = slots_for(wanderers, offers)
+    by_kind: dict[str, list[Slot]] = {}
+    for slot in slots:
+        by_kind.setdefault(slot.kind, []).append(slot)
+    always: set[str] = set()
+    checks: list[Check] = []
+    for slot in slots:
+        if slot.kind in always:
+            continue
+        present = SECTIONS[slot.section].present
+        checks.append((slot.kind, slot.wanderer, present))
+        if present is None:
+            always.add(slot.kind)
+    return Listing(slots, {kind: tuple(group) for kind, group in by_kind.items()},
+                   tuple(checks))
+
+
 class Menu:
     """The candidates of the active characters: a monster's turn for each active monster,
     or each active wanderer's actions worth trying, listed a section at a time."""
 
-    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "slots", "state")
+    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "listing", "slots",
+                 "state")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
@@ -191,7 +229,9 @@ class Menu:
         # The active characters are all monsters or all wanderers (`active_characters`).
         wanderers = () if self.activations and len(self.activations) == len(active) else tuple(
             [cid for cid in active if cid not in monsters])
-        self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
+        self.listing = (listing_for(wanderers, support_offers(state, catalog)) if wanderers
+                        else NO_LISTING)
+        self.slots = self.listing.slots
         self.listed: dict[tuple[str, int], Items] = {}
         self.hopeless_slots: dict[Slot, bool] = {}
 
@@ -277,16 +317,19 @@ class Menu:
 
     def kinds(self) -> list[str]:
         """Wanderer action kinds with a candidate, in order of first appearance."""
+        # hot path (every random decision): the listing's checks, inlined. Nothing is
+        # listed yet when the random player asks, so `present`'s look at `listed` is moot.
+        state, catalog, wanderers = self.state, self.catalog, self.state.wanderers
         found: dict[str, None] = {}
-        for slot in self.slots:
-            kind = slot.kind
-            if kind not in found and self.present(slot):
+        for kind, wid, present in self.listing.checks:
+            if kind not in found and (present is None
+                                      or present(state, catalog, wanderers[wid])):
                 found[kind] = None
         return list(found)
 
     def of_kind(self, kind: str) -> list[tuple[Slot, Any]]:
         """The candidates of one kind as (slot, raw item), in listing order (a fresh list)."""
-        return [(slot, item) for slot in self.slots if slot.kind == kind
+        return [(slot, item) for slot in self.listing.by_kind.get(kind, ())
                 for item in self.items(slot)]
 
     def actions(self) -> list[Action]:

@@ -276,9 +276,9 @@ class Menu:
         return found
 
     def refuses_all(self, slot: Slot) -> bool:
-        """`blocked` worked out afresh, for a caller that asks once per slot (see
-        `wanderer_verdict`, `check_inner`, `_pay` and the checkers of confront, domain and
-        search)."""
+        """`blocked` worked out afresh, for a caller that asks once per slot (`draws`,
+        greedy's `ranked`). The reasons are those of `wanderer_verdict`, `check_inner`,
+        `_pay` and the checkers of confront, domain and search."""
         state, w = self.state, self.state.wanderers[slot.wanderer]
         kind, free = KINDS[slot.section], slot.card is not None
         if w.trapped:
@@ -331,6 +331,23 @@ class Menu:
         """The candidates of one kind as (slot, raw item), in listing order (a fresh list)."""
         return [(slot, item) for slot in self.listing.by_kind.get(kind, ())
                 for item in self.items(slot)]
+
+    def draws(self, kind: str) -> list[tuple[Slot, Any] | None]:
+        """`of_kind`, with None in place of each `hopeless` candidate (the random player
+        still draws it, then draws again): each slot is judged here, once."""
+        out: list[tuple[Slot, Any] | None] = []
+        for slot in self.listing.by_kind.get(kind, ()):
+            items = self.items(slot)
+            if not items:
+                continue
+            if self.refuses_all(slot):  # a slot belongs to one kind: judged once
+                out += [None] * len(items)
+            elif KINDS[slot.section] == "existence":
+                out += [None if self.hopeless_item(slot, item) else (slot, item)
+                        for item in items]
+            else:
+                out += [(slot, item) for item in items]
+        return out
 
     def actions(self) -> list[Action]:
         """Every candidate, in listing order: monsters' turns, then wanderer actions."""

@@ -71,13 +71,13 @@ class Chooser:
         found: Action | None
         if self.policy == "random":
 
-            def tried(candidate: tuple[Slot, Any]) -> Action | None:
-                if menu.hopeless(*candidate):  # certainly illegal: not even built
+            def tried(candidate: tuple[Slot, Any] | None) -> Action | None:
+                if candidate is None:  # certainly illegal (`Menu.draws`): not even built
                     return None
                 action = menu.action(*candidate)
                 return action if legal(action) else None
 
-            found = self._sample(menu.kinds(), menu.of_kind, tried)
+            found = self._sample(menu.kinds(), menu.draws, tried)
         elif self.policy == "greedy":
             found = next((a for a in ranked(state, catalog, menu) if legal(a)), None)
         else:

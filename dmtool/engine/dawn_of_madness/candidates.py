@@ -67,8 +67,8 @@ def _any_encounter_card(state: GameState, catalog: Catalog, w: Wanderer) -> bool
 
 
 def _rifts(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
-    return tuple((m.id, domain_text(rift))
-                 for m in state.monsters.values() for rift in dict.fromkeys(m.rifts))
+    return tuple([(m.id, domain_text(rift))
+                  for m in state.monsters.values() for rift in dict.fromkeys(m.rifts)])
 
 
 def _any_rift(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
@@ -133,6 +133,8 @@ SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
 KINDS = tuple(section.kind for section in SECTIONS)
 BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
 REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
+# The kinds `Menu.hopeless_item` judges item by item (the others never: callers skip it).
+ITEM_JUDGED = frozenset({"existence"})
 # The plain encounter of the wanderer's shard (listed before the encounter cards).
 ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
@@ -263,7 +265,7 @@ class Menu:
 
     def hopeless_item(self, slot: Slot, item: Any) -> bool:
         """`hopeless` for a candidate of a slot already known not to be `blocked`."""
-        if KINDS[slot.section] == "existence":  # `_existence` in action_checks
+        if KINDS[slot.section] in ITEM_JUDGED:  # `_existence` in action_checks
             price = self.catalog.existence_cards.get(item, {}).get("cost", 0)
             return bool(self.state.wanderers[slot.wanderer].existence < price)
         return False
@@ -342,7 +344,7 @@ class Menu:
                 continue
             if self.refuses_all(slot):  # a slot belongs to one kind: judged once
                 out += [None] * len(items)
-            elif KINDS[slot.section] == "existence":
+            elif KINDS[slot.section] in ITEM_JUDGED:
                 out += [None if self.hopeless_item(slot, item) else (slot, item)
                         for item in items]
             else:

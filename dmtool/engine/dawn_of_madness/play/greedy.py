@@ -11,7 +11,14 @@ from typing import Any
 
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
-from dmtool.engine.dawn_of_madness.candidates import SECTIONS, Items, Menu, Slot
+from dmtool.engine.dawn_of_madness.candidates import (
+    ITEM_JUDGED,
+    KINDS,
+    SECTIONS,
+    Items,
+    Menu,
+    Slot,
+)
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
 from dmtool.engine.dawn_of_madness.state import GameState
@@ -23,7 +30,6 @@ YES = ("defend", "spend_domains", "discard_cards", "may")
 FIRST_OPTION = frozenset({"target", "respawn_order", "monster_step", "order",
                           "discard_domain_card", "discard_condition_card"})
 Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
-VARIABLE = ("move", "attack")  # the kinds whose value depends on where things are
 
 
 def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
@@ -38,31 +44,37 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     valued."""
     slots = menu.slots
     heap = list(_plan_of(slots))  # sorted, so already a heap
+    refuses, items_of = menu.refuses_all, menu.items  # hot path: looked up once
     listed: dict[int, Items] = {}
     places: dict[str | None, tuple[int, int | None] | None] = {}
     goals: dict[int, int | None] = {}
     while heap:
         _, number, item = heappop(heap)
-        slot = slots[number]
         if item >= 0:  # a move or an attack, valued when its slot came to the top
-            yield menu.action(slot, listed[number][item])
+            yield menu.action(slots[number], listed[number][item])
             continue
-        if menu.refuses_all(slot):  # each slot comes to the top once, so is judged once
+        slot = slots[number]
+        # Each slot comes to the top once, so is judged once.
+        if refuses(slot) or not (items := items_of(slot)):
             continue
-        items = menu.items(slot)
-        kind = SECTIONS[slot.section].kind
-        if kind not in VARIABLE:
-            # Every candidate of the slot has the value it entered with: nothing left in
-            # the heap goes before any of them (see `_plan`), so they come in turn.
+        kind = KINDS[slot.section]
+        if kind == "move" or kind == "attack":
+            listed[number] = items
+            bonus = 0.0 if slot.card is None else 1.0
+            values = _values(state, catalog, (kind, slot.wanderer, items, bonus), places,
+                             goals)
+            for index, value in enumerate(values):
+                heappush(heap, (-value, number, index))
+            continue
+        # Every candidate of the slot has the value it entered with: nothing left in the
+        # heap goes before any of them (see `_plan`), so they come in turn.
+        if kind in ITEM_JUDGED:
             for raw in items:
                 if not menu.hopeless_item(slot, raw):
                     yield menu.action(slot, raw)
-            continue
-        listed[number] = items
-        bonus = 0.0 if slot.card is None else 1.0
-        values = _values(state, catalog, (kind, slot.wanderer, items, bonus), places, goals)
-        for index, value in enumerate(values):
-            heappush(heap, (-value, number, index))
+        else:
+            for raw in items:
+                yield menu.action(slot, raw)
 
 
 # `_plan` by the identity of the slots tuple (`slots_for` hands out the same tuple for the

@@ -189,12 +189,13 @@ class Listing(NamedTuple):
     (a slot whose kind an earlier slot always offers is left out: it cannot change the
     order of first appearance)."""
 
+    wanderers: tuple[str, ...]
     slots: tuple[Slot, ...]
     by_kind: dict[str, tuple[Slot, ...]]
     checks: tuple[Check, ...]
 
 
-NO_LISTING = Listing((), {}, ())
+NO_LISTING = Listing((), (), {}, ())
 
 
 @lru_cache(maxsize=256)
@@ -212,8 +213,70 @@ def listing_for(wanderers: tuple[str, ...], offers: tuple[tuple[str, str], ...])
         checks.append((slot.kind, slot.wanderer, present))
         if present is None:
             always.add(slot.kind)
-    return Listing(slots, {kind: tuple(group) for kind, group in by_kind.items()},
+    return Listing(wanderers, slots, {kind: tuple(group) for kind, group in by_kind.items()},
                    tuple(checks))
+
+
+MAX_BASE_COST = max(BASE_COSTS)
+
+
+class Standing(NamedTuple):
+    """What a wanderer's candidates are refused for (see `refused`), read off the state once
+    per decision: the facts, not the reasons."""
+
+    trapped: bool
+    support_last: bool
+    mc: int  # capped at MAX_BASE_COST: only compared with base costs
+    used_domain: bool
+    used_search: bool
+    void: bool  # a void token on the wanderer's shard
+    completed: bool  # the plain encounter of the wanderer's shard is completed
+
+
+class Table(NamedTuple):
+    """The facts of the table that refuse candidates whoever takes them."""
+
+    no_confrontation: bool  # the finale, no abomination, or no active confrontation card
+    no_domain_deck: bool  # the domain deck and its discard pile are both empty
+
+
+def standing(state: GameState, w: Wanderer) -> Standing:
+    here = state.shards.get(w.shard) if w.shard is not None else None  # None: off the board
+    return Standing(bool(w.trapped), w.support_last, min(w.mc, MAX_BASE_COST),
+                    "domain" in w.used, "search" in w.used,
+                    here is not None and here.has("void"),
+                    here is not None and here.has("completed"))
+
+
+def table(state: GameState) -> Table:
+    return Table(state.stage == "finale" or state.abomination not in state.monsters
+                 or state.confrontation["active"] is None,
+                 not state.decks.get("domain") and not state.decks.get("domain_discard"))
+
+
+def refused(slot: Slot, w: Standing, t: Table) -> bool:
+    """Whether the legality check refuses every candidate of the slot, by the first
+    refusals of `wanderer_verdict`, `check_inner`, `_pay` and the checkers of confront,
+    domain, search and encounter (a pure function of the facts: see `Menu.refuses_all`)."""
+    kind, free = KINDS[slot.section], slot.card is not None
+    if w.trapped:
+        return free or kind not in ("encounter", "pass")
+    if free:
+        if w.support_last:
+            return True
+    elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
+        return True
+    if kind not in REFUSABLE:
+        return False
+    if kind == "confront":
+        return t.no_confrontation
+    if kind == "domain":
+        return (not free and w.used_domain) or w.void
+    if kind == "search":
+        return (not free and w.used_search) or w.void or t.no_domain_deck
+    if kind == "encounter":
+        return w.void or (slot.section == ENCOUNTER_HERE and w.completed)
+    return False
 
 
 class Menu:
@@ -221,7 +284,7 @@ class Menu:
     or each active wanderer's actions worth trying, listed a section at a time."""
 
     __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "listing", "slots",
-                 "state")
+                 "standings", "state", "table")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
@@ -236,6 +299,8 @@ class Menu:
         self.slots = self.listing.slots
         self.listed: dict[tuple[str, int], Items] = {}
         self.hopeless_slots: dict[Slot, bool] = {}
+        self.standings: dict[str, Standing] = {}
+        self.table: Table | None = None
 
     def items(self, slot: Slot) -> Items:
         """The slot's raw items (a support slot shares its section's)."""
@@ -279,32 +344,19 @@ class Menu:
 
     def refuses_all(self, slot: Slot) -> bool:
         """`blocked` worked out afresh, for a caller that asks once per slot (`draws`,
-        greedy's `ranked`). The reasons are those of `wanderer_verdict`, `check_inner`,
-        `_pay` and the checkers of confront, domain and search."""
-        state, w = self.state, self.state.wanderers[slot.wanderer]
-        kind, free = KINDS[slot.section], slot.card is not None
-        if w.trapped:
-            return free or kind not in ("encounter", "pass")
-        if free:
-            if w.support_last:
-                return True
-        elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
-            return True
-        if kind not in REFUSABLE:
-            return False
-        if kind == "confront":
-            return (state.stage == "finale" or state.abomination not in state.monsters
-                    or state.confrontation["active"] is None)
-        void = w.shard is not None and state.shards[w.shard].has("void")
-        if kind == "domain":
-            return (not free and kind in w.used) or void
-        if kind == "search":
-            return ((not free and kind in w.used) or void or (
-                not state.decks.get("domain") and not state.decks.get("domain_discard")))
-        if kind == "encounter":
-            return void or (slot.section == ENCOUNTER_HERE
-                            and state.shards[w.shard or 0].has("completed"))
-        return False
+        greedy's `ranked`): `refused` on the facts, read once per wanderer."""
+        return refused(slot, self.standing(slot.wanderer), self.facts())
+
+    def standing(self, wid: str) -> Standing:
+        found = self.standings.get(wid)
+        if found is None:
+            found = self.standings[wid] = standing(self.state, self.state.wanderers[wid])
+        return found
+
+    def facts(self) -> Table:
+        if self.table is None:
+            self.table = table(self.state)
+        return self.table
 
     def entry(self, slot: Slot, item: Any) -> Entry:
         """The candidate one of the slot's raw items stands for."""

@@ -18,6 +18,9 @@ from dmtool.engine.dawn_of_madness.candidates import (
     Items,
     Menu,
     Slot,
+    Standing,
+    Table,
+    refused,
 )
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
@@ -38,13 +41,13 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     The order is exactly a stable sort of the whole listing by value (less the candidates
     the menu proves illegal, see `Menu.hopeless`), found lazily with a heap keyed
     (-value, slot number, item number): a slot enters it with the best value any of its
-    candidates can score, and only when it comes to the top is it judged (`refuses_all`),
-    listed and, for a move or an attack, valued item by item. Most decisions end on a
-    candidate of a kind worth more than any move, whose destinations are then never
-    valued."""
+    candidates can score, unless the facts refuse every candidate of it (`_viable`), and
+    only when it comes to the top is it listed and, for a move or an attack, valued item
+    by item. Most decisions end on a candidate of a kind worth more than any move, whose
+    destinations are then never valued."""
     slots = menu.slots
-    heap = list(_plan_of(slots))  # sorted, so already a heap
-    refuses, items_of = menu.refuses_all, menu.items  # hot path: looked up once
+    heap = list(_viable(menu))  # sorted, so already a heap
+    items_of = menu.items  # hot path: looked up once
     listed: dict[int, Items] = {}
     places: dict[str | None, tuple[int, int | None] | None] = {}
     goals: dict[int, int | None] = {}
@@ -54,8 +57,8 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
             yield menu.action(slots[number], listed[number][item])
             continue
         slot = slots[number]
-        # Each slot comes to the top once, so is judged once.
-        if refuses(slot) or not (items := items_of(slot)):
+        items = items_of(slot)
+        if not items:
             continue
         kind = KINDS[slot.section]
         if kind == "move" or kind == "attack":
@@ -77,25 +80,41 @@ def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
                 yield menu.action(slot, raw)
 
 
+Entry = tuple[float, int, int]  # (-value, slot number, item number or -1), see `_plan`
+Facts = tuple[tuple[Standing, ...], Table]  # each listed wanderer's standing, the table's
+
 # `_plan` by the identity of the slots tuple (`slots_for` hands out the same tuple for the
 # same wanderers and cards): hashing a tuple of slots for every decision cost more than the
-# rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile.
-_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[tuple[float, int, int], ...]]] = {}
+# rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile;
+# with it, the plan less the slots refused, by the facts that refused them (a few dozen
+# combinations come back all run long).
+_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[Entry, ...], dict[Facts, tuple[Entry, ...]]]] = {}
 
 
-def _plan_of(slots: tuple[Slot, ...]) -> tuple[tuple[float, int, int], ...]:
+def _viable(menu: Menu) -> tuple[Entry, ...]:
+    """The heap entries of the menu's slots that the facts do not refuse, in heap order."""
+    slots = menu.slots
     found = _PLANS.get(id(slots))
-    if found is not None and found[0] is slots:
-        return found[1]
-    if len(_PLANS) >= 1024:  # bounded like the caches it sits on
-        _PLANS.clear()
-    plan = _plan(slots)
-    _PLANS[id(slots)] = (slots, plan)
-    return plan
+    if found is None or found[0] is not slots:
+        if len(_PLANS) >= 1024:  # bounded like the caches it sits on
+            _PLANS.clear()
+        found = _PLANS[id(slots)] = (slots, _plan(slots), {})
+    _, plan, viable = found
+    wanderers = menu.listing.wanderers
+    facts = (tuple([menu.standing(wid) for wid in wanderers]), menu.facts())
+    entries = viable.get(facts)
+    if entries is None:
+        if len(viable) >= 4096:
+            viable.clear()
+        standings = dict(zip(wanderers, facts[0]))
+        entries = viable[facts] = tuple(
+            [entry for entry in plan
+             if not refused(slots[entry[1]], standings[slots[entry[1]].wanderer], facts[1])])
+    return entries
 
 
 @lru_cache(maxsize=256)
-def _plan(slots: tuple[Slot, ...]) -> tuple[tuple[float, int, int], ...]:
+def _plan(slots: tuple[Slot, ...]) -> tuple[Entry, ...]:
     """Each slot's entry in the ranking heap, in heap order: (-best value, slot number,
     -1). The -1 puts a slot before its own candidates, whose entries (-value, slot number,
     item number) can only come later: a move ends at most MAX_RANGE spaces nearer its

@@ -72,7 +72,10 @@ def _rifts(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
 
 
 def _any_rift(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
-    return any(m.rifts for m in state.monsters.values())
+    for m in state.monsters.values():  # noqa: SIM110 (a loop: asked every random decision)
+        if m.rifts:
+            return True
+    return False
 
 
 def _rift(item: Any) -> dict[str, Any]:
@@ -345,7 +348,9 @@ class Menu:
     def refuses_all(self, slot: Slot) -> bool:
         """`blocked` worked out afresh, for a caller that asks once per slot (`draws`,
         greedy's `ranked`): `refused` on the facts, read once per wanderer."""
-        return refused(slot, self.standing(slot.wanderer), self.facts())
+        # hot path: the facts are read once per decision, then only looked up.
+        return refused(slot, self.standings.get(slot.wanderer) or self.standing(slot.wanderer),
+                       self.table or self.facts())
 
     def standing(self, wid: str) -> Standing:
         found = self.standings.get(wid)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -81,6 +81,11 @@ def _dice_counts(dice: Mapping[str, list[str]]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((colour, len(faces)) for colour, faces in dice.items()))
 
 
+# The event kinds `_item` can name a card or coda for.
+ITEM_EVENTS = frozenset(("coda_gained", "domain_card_gained", "existence_card_bought",
+                         "legacy_gained", "encounter_started", "condition_gained", "spawned"))
+
+
 def _item(event: Mapping[str, Any]) -> str | None:
     """The card or coda an event hands to the game, as 'kind: id' (None for others)."""
     name = event["event"]
@@ -122,33 +127,48 @@ class _Reader:
         self.dice: tuple[tuple[str, int], ...] | None = None
         self.died_central = False
 
-    def read(self, event: Mapping[str, Any]) -> None:
-        name = event["event"]
-        if name == "score":
-            self.scores = [int(event["scores"].get(e, 0)) for e in ENDINGS]
-        elif name == "phase":
-            self._phase(event)
-        elif name == "finale":
-            self._close_stage()
-            self.finale = True
-        elif name == "entry":
-            self.entry = int(event["entry"])
-            self.entries.add(self.entry)
-        elif name == "confrontation_revealed":
-            self.card = event.get("card")
-        elif name == "rolled" and event.get("why") in TEST_ROLLS:
+    def read(self, log: Iterable[Mapping[str, Any]]) -> None:
+        """Every event of a game's log, in order."""
+        # hot path: a game logs some eight hundred events, most of which count for nothing
+        # here: one look-up each decides, in one loop.
+        readers = _READERS
+        for event in log:
+            name = event["event"]
+            handler = readers.get(name)
+            if handler is not None:
+                handler(self, event)
+            if name in ITEM_EVENTS:
+                item = _item(event)
+                if item is not None and item not in self.items:
+                    (self.finale_items if self.finale else self.items).add(item)
+
+    def _score(self, event: Mapping[str, Any]) -> None:
+        self.scores = [int(event["scores"].get(e, 0)) for e in ENDINGS]
+
+    def _finale(self, event: Mapping[str, Any]) -> None:
+        self._close_stage()
+        self.finale = True
+
+    def _entry(self, event: Mapping[str, Any]) -> None:
+        self.entry = int(event["entry"])
+        self.entries.add(self.entry)
+
+    def _confrontation(self, event: Mapping[str, Any]) -> None:
+        self.card = event.get("card")
+
+    def _rolled(self, event: Mapping[str, Any]) -> None:
+        if event.get("why") in TEST_ROLLS:
             self.dice = _dice_counts(event.get("dice") or {})
-        elif name == "test":
-            self._test(event)
-        elif name == "died":
-            self.deaths += 1
-        elif name == "central_died":
-            self.died_central = True
-        elif name == "condition_gained" and event.get("condition") == WITHERED:
+
+    def _died(self, event: Mapping[str, Any]) -> None:
+        self.deaths += 1
+
+    def _central_died(self, event: Mapping[str, Any]) -> None:
+        self.died_central = True
+
+    def _condition(self, event: Mapping[str, Any]) -> None:
+        if event.get("condition") == WITHERED:
             self.withered += 1
-        item = _item(event)
-        if item is not None and item not in self.items:
-            (self.finale_items if self.finale else self.items).add(item)
 
     def _phase(self, event: Mapping[str, Any]) -> None:
         number = int(event.get("round", self.round))
@@ -177,12 +197,21 @@ class _Reader:
         self.dice = None
 
 
+# What `_Reader.read` does for each event kind it counts (others are only looked at by
+# `_item`, if they are among ITEM_EVENTS).
+_READERS: dict[str, Callable[[_Reader, Mapping[str, Any]], None]] = {
+    "score": _Reader._score, "phase": _Reader._phase, "finale": _Reader._finale,
+    "entry": _Reader._entry, "confrontation_revealed": _Reader._confrontation,
+    "rolled": _Reader._rolled, "test": _Reader._test, "died": _Reader._died,
+    "central_died": _Reader._central_died, "condition_gained": _Reader._condition,
+}
+
+
 def summarise(seed: int, *, log: Iterable[Mapping[str, Any]], final: Any, stalled: bool,
               steps: int, tests_by_entry: Mapping[int, frozenset[str]]) -> GameSummary:
     """A GameSummary from a finished game's event log and final state."""
     reader = _Reader(tests_by_entry)
-    for event in log:
-        reader.read(event)
+    reader.read(log)
     reader._close_stage()
     if stalled:
         outcome, detail = "stalled", f"stalled in round {final.round}"

@@ -153,6 +153,21 @@ def check_inner(state: GameState, catalog: Catalog, w: Wanderer, kind: str, args
 
 def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> Reject | None:
     """Brain domains of the action's colour (purple for any) stand in for capacity."""
+    if pay:  # hot path: the automatic players never pay with brains (no copy made then)
+        refused = _spend_brains(w, plan, pay)
+        if refused is not None:
+            return refused
+    if len(plan.brains) > plan.cost:
+        return Reject("bad_brain_payment", f"The action costs {plan.cost}; "
+                      f"{len(plan.brains)} brains is more than that.")
+    if plan.cost - len(plan.brains) > w.mc:
+        return Reject("not_enough_capacity", f"{w.id} has {w.mc} mental capacity; the "
+                      f"action costs {plan.cost}.")
+    return None
+
+
+def _spend_brains(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> Reject | None:
+    """Add the brains named in `pay` to the plan, or refuse one it cannot have."""
     allowed = BRAIN_COLOURS.get(plan.kind, frozenset())
     left = dict(w.domains)
     for colour in pay:
@@ -167,10 +182,4 @@ def _pay(w: Wanderer, plan: Plan, pay: tuple[str, ...]) -> Reject | None:
         else:
             return Reject("bad_brain_payment", f"{w.id} has no stored {colour} brain to "
                           "spend.")
-    if len(plan.brains) > plan.cost:
-        return Reject("bad_brain_payment", f"The action costs {plan.cost}; "
-                      f"{len(plan.brains)} brains is more than that.")
-    if plan.cost - len(plan.brains) > w.mc:
-        return Reject("not_enough_capacity", f"{w.id} has {w.mc} mental capacity; the "
-                      f"action costs {plan.cost}.")
     return None

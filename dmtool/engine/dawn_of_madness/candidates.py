@@ -67,12 +67,15 @@ def _any_encounter_card(state: GameState, catalog: Catalog, w: Wanderer) -> bool
 
 
 def _rifts(state: GameState, catalog: Catalog, w: Wanderer) -> Items:
-    return tuple((m.id, domain_text(rift))
-                 for m in state.monsters.values() for rift in dict.fromkeys(m.rifts))
+    return tuple([(m.id, domain_text(rift))
+                  for m in state.monsters.values() for rift in dict.fromkeys(m.rifts)])
 
 
 def _any_rift(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
-    return any(m.rifts for m in state.monsters.values())
+    for m in state.monsters.values():  # noqa: SIM110 (a loop: asked every random decision)
+        if m.rifts:
+            return True
+    return False
 
 
 def _rift(item: Any) -> dict[str, Any]:
@@ -133,6 +136,8 @@ SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
 KINDS = tuple(section.kind for section in SECTIONS)
 BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
 REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
+# The kinds `Menu.hopeless_item` judges item by item (the others never: callers skip it).
+ITEM_JUDGED = frozenset({"existence"})
 # The plain encounter of the wanderer's shard (listed before the encounter cards).
 ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
@@ -177,11 +182,112 @@ def slots_for(wanderers: tuple[str, ...],
     return tuple(out)
 
 
+Presence = Callable[[GameState, Catalog, Wanderer], bool] | None
+Check = tuple[str, str, Presence]  # (kind, wanderer, whether the slot has items; None: yes)
+
+
+class Listing(NamedTuple):
+    """`slots_for` with what the random player reads of it each decision, worked out once:
+    the slots of each kind in listing order, and the presence checks `Menu.kinds` makes
+    (a slot whose kind an earlier slot always offers is left out: it cannot change the
+    order of first appearance)."""
+
+    wanderers: tuple[str, ...]
+    slots: tuple[Slot, ...]
+    by_kind: dict[str, tuple[Slot, ...]]
+    checks: tuple[Check, ...]
+
+
+NO_LISTING = Listing((), (), {}, ())
+
+
+@lru_cache(maxsize=256)
+def listing_for(wanderers: tuple[str, ...], offers: tuple[tuple[str, str], ...]) -> Listing:
+    slots = slots_for(wanderers, offers)
+    by_kind: dict[str, list[Slot]] = {}
+    for slot in slots:
+        by_kind.setdefault(slot.kind, []).append(slot)
+    always: set[str] = set()
+    checks: list[Check] = []
+    for slot in slots:
+        if slot.kind in always:
+            continue
+        present = SECTIONS[slot.section].present
+        checks.append((slot.kind, slot.wanderer, present))
+        if present is None:
+            always.add(slot.kind)
+    return Listing(wanderers, slots, {kind: tuple(group) for kind, group in by_kind.items()},
+                   tuple(checks))
+
+
+MAX_BASE_COST = max(BASE_COSTS)
+
+
+class Standing(NamedTuple):
+    """What a wanderer's candidates are refused for (see `refused`), read off the state once
+    per decision: the facts, not the reasons."""
+
+    trapped: bool
+    support_last: bool
+    mc: int  # capped at MAX_BASE_COST: only compared with base costs
+    used_domain: bool
+    used_search: bool
+    void: bool  # a void token on the wanderer's shard
+    completed: bool  # the plain encounter of the wanderer's shard is completed
+
+
+class Table(NamedTuple):
+    """The facts of the table that refuse candidates whoever takes them."""
+
+    no_confrontation: bool  # the finale, no abomination, or no active confrontation card
+    no_domain_deck: bool  # the domain deck and its discard pile are both empty
+
+
+def standing(state: GameState, w: Wanderer) -> Standing:
+    here = state.shards.get(w.shard) if w.shard is not None else None  # None: off the board
+    return Standing(bool(w.trapped), w.support_last, min(w.mc, MAX_BASE_COST),
+                    "domain" in w.used, "search" in w.used,
+                    here is not None and here.has("void"),
+                    here is not None and here.has("completed"))
+
+
+def table(state: GameState) -> Table:
+    return Table(state.stage == "finale" or state.abomination not in state.monsters
+                 or state.confrontation["active"] is None,
+                 not state.decks.get("domain") and not state.decks.get("domain_discard"))
+
+
+def refused(slot: Slot, w: Standing, t: Table) -> bool:
+    """Whether the legality check refuses every candidate of the slot, by the first
+    refusals of `wanderer_verdict`, `check_inner`, `_pay` and the checkers of confront,
+    domain, search and encounter (a pure function of the facts: see `Menu.refuses_all`)."""
+    kind, free = KINDS[slot.section], slot.card is not None
+    if w.trapped:
+        return free or kind not in ("encounter", "pass")
+    if free:
+        if w.support_last:
+            return True
+    elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
+        return True
+    if kind not in REFUSABLE:
+        return False
+    if kind == "confront":
+        return t.no_confrontation
+    if kind == "domain":
+        return (not free and w.used_domain) or w.void
+    if kind == "search":
+        return (not free and w.used_search) or w.void or t.no_domain_deck
+    if kind == "encounter":
+        return w.void or (slot.section == ENCOUNTER_HERE and w.completed)
+    return False
+
+
 class Menu:
     """The candidates of the active characters: a monster's turn for each active monster,
     or each active wanderer's actions worth trying, listed a section at a time."""
 
-    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "slots", "state")
+    __slots__ = ("activations", "catalog", "hopeless_slots", "listed", "listing", "slots",
+                 "standings", "state", "table")
 
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
@@ -191,9 +297,13 @@ class Menu:
         # The active characters are all monsters or all wanderers (`active_characters`).
         wanderers = () if self.activations and len(self.activations) == len(active) else tuple(
             [cid for cid in active if cid not in monsters])
-        self.slots = slots_for(wanderers, support_offers(state, catalog)) if wanderers else ()
+        self.listing = (listing_for(wanderers, support_offers(state, catalog)) if wanderers
+                        else NO_LISTING)
+        self.slots = self.listing.slots
         self.listed: dict[tuple[str, int], Items] = {}
         self.hopeless_slots: dict[Slot, bool] = {}
+        self.standings: dict[str, Standing] = {}
+        self.table: Table | None = None
 
     def items(self, slot: Slot) -> Items:
         """The slot's raw items (a support slot shares its section's)."""
@@ -223,7 +333,7 @@ class Menu:
 
     def hopeless_item(self, slot: Slot, item: Any) -> bool:
         """`hopeless` for a candidate of a slot already known not to be `blocked`."""
-        if KINDS[slot.section] == "existence":  # `_existence` in action_checks
+        if KINDS[slot.section] in ITEM_JUDGED:  # `_existence` in action_checks
             price = self.catalog.existence_cards.get(item, {}).get("cost", 0)
             return bool(self.state.wanderers[slot.wanderer].existence < price)
         return False
@@ -236,33 +346,22 @@ class Menu:
         return found
 
     def refuses_all(self, slot: Slot) -> bool:
-        """`blocked` worked out afresh, for a caller that asks once per slot (see
-        `wanderer_verdict`, `check_inner`, `_pay` and the checkers of confront, domain and
-        search)."""
-        state, w = self.state, self.state.wanderers[slot.wanderer]
-        kind, free = KINDS[slot.section], slot.card is not None
-        if w.trapped:
-            return free or kind not in ("encounter", "pass")
-        if free:
-            if w.support_last:
-                return True
-        elif BASE_COSTS[slot.section] > w.mc:  # the menu never pays with brains
-            return True
-        if kind not in REFUSABLE:
-            return False
-        if kind == "confront":
-            return (state.stage == "finale" or state.abomination not in state.monsters
-                    or state.confrontation["active"] is None)
-        void = w.shard is not None and state.shards[w.shard].has("void")
-        if kind == "domain":
-            return (not free and kind in w.used) or void
-        if kind == "search":
-            return ((not free and kind in w.used) or void or (
-                not state.decks.get("domain") and not state.decks.get("domain_discard")))
-        if kind == "encounter":
-            return void or (slot.section == ENCOUNTER_HERE
-                            and state.shards[w.shard or 0].has("completed"))
-        return False
+        """`blocked` worked out afresh, for a caller that asks once per slot (`draws`,
+        greedy's `ranked`): `refused` on the facts, read once per wanderer."""
+        # hot path: the facts are read once per decision, then only looked up.
+        return refused(slot, self.standings.get(slot.wanderer) or self.standing(slot.wanderer),
+                       self.table or self.facts())
+
+    def standing(self, wid: str) -> Standing:
+        found = self.standings.get(wid)
+        if found is None:
+            found = self.standings[wid] = standing(self.state, self.state.wanderers[wid])
+        return found
+
+    def facts(self) -> Table:
+        if self.table is None:
+            self.table = table(self.state)
+        return self.table
 
     def entry(self, slot: Slot, item: Any) -> Entry:
         """The candidate one of the slot's raw items stands for."""
@@ -277,17 +376,37 @@ class Menu:
 
     def kinds(self) -> list[str]:
         """Wanderer action kinds with a candidate, in order of first appearance."""
+        # hot path (every random decision): the listing's checks, inlined. Nothing is
+        # listed yet when the random player asks, so `present`'s look at `listed` is moot.
+        state, catalog, wanderers = self.state, self.catalog, self.state.wanderers
         found: dict[str, None] = {}
-        for slot in self.slots:
-            kind = slot.kind
-            if kind not in found and self.present(slot):
+        for kind, wid, present in self.listing.checks:
+            if kind not in found and (present is None
+                                      or present(state, catalog, wanderers[wid])):
                 found[kind] = None
         return list(found)
 
     def of_kind(self, kind: str) -> list[tuple[Slot, Any]]:
         """The candidates of one kind as (slot, raw item), in listing order (a fresh list)."""
-        return [(slot, item) for slot in self.slots if slot.kind == kind
+        return [(slot, item) for slot in self.listing.by_kind.get(kind, ())
                 for item in self.items(slot)]
+
+    def draws(self, kind: str) -> list[tuple[Slot, Any] | None]:
+        """`of_kind`, with None in place of each `hopeless` candidate (the random player
+        still draws it, then draws again): each slot is judged here, once."""
+        out: list[tuple[Slot, Any] | None] = []
+        for slot in self.listing.by_kind.get(kind, ()):
+            items = self.items(slot)
+            if not items:
+                continue
+            if self.refuses_all(slot):  # a slot belongs to one kind: judged once
+                out += [None] * len(items)
+            elif KINDS[slot.section] in ITEM_JUDGED:
+                out += [None if self.hopeless_item(slot, item) else (slot, item)
+                        for item in items]
+            else:
+                out += [(slot, item) for item in items]
+        return out
 
     def actions(self) -> list[Action]:
         """Every candidate, in listing order: monsters' turns, then wanderer actions."""

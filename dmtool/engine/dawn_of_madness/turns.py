@@ -26,16 +26,18 @@ def active_characters(state: GameState) -> list[str]:
         return []
     top, monsters = 0, []
     for m in state.monsters.values():
-        if m.mc > top:
-            top, monsters = m.mc, [m.id]
-        elif m.mc == top and top:
+        mc = m.mc
+        if mc > top:
+            top, monsters = mc, [m.id]
+        elif mc == top and top:
             monsters.append(m.id)
     level, wanderers = top, []
     for w in state.wanderers.values():
-        if not w.alive or w.mc < level or w.mc <= 0:
+        mc = w.mc
+        if mc < level or mc <= 0 or not w.alive:
             continue
-        if w.mc > level:
-            level, wanderers = w.mc, [w.id]
+        if mc > level:
+            level, wanderers = mc, [w.id]
         else:
             wanderers.append(w.id)
     return wanderers if level > top else monsters

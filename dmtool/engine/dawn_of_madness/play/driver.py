@@ -69,10 +69,12 @@ def decide(state: GameState, catalog: Catalog, chooser: Player) -> tuple[Action,
     active = active_characters(state)
     if not active:
         raise EngineFault(f"nothing can act in the {state.phase} phase")
-    menu = Menu(state, catalog, active)
-    monsters = menu.activations
-    if monsters:  # a tie among monsters on the track: the players pick which acts
+    if active[0] in state.monsters:  # a monster's turn (the active are all monsters or all
+        # wanderers, see `active_characters`): no menu to list
+        monsters = [Action("activate", None, {"monster": cid}) for cid in active]
+        # A tie among monsters on the track: the players pick which acts.
         return (monsters[0] if len(monsters) == 1 else chooser.action(monsters)), None
+    menu = Menu(state, catalog, active)
     legal = Legality(state, catalog, active)
     if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`
         action = chooser.choose_from(state, catalog, menu, legal)  # type: ignore[attr-defined]

@@ -4,15 +4,24 @@ and walk toward the abomination or the nearest open encounter; take help when of
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import accumulate
+from heapq import heappop, heappush
 from typing import Any
 
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
-from dmtool.engine.dawn_of_madness.candidates import SECTIONS, Items, Menu, Slot
+from dmtool.engine.dawn_of_madness.candidates import (
+    ITEM_JUDGED,
+    KINDS,
+    SECTIONS,
+    Items,
+    Menu,
+    Slot,
+    Standing,
+    Table,
+    refused,
+)
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
 from dmtool.engine.dawn_of_madness.state import GameState
@@ -24,70 +33,100 @@ YES = ("defend", "spend_domains", "discard_cards", "may")
 FIRST_OPTION = frozenset({"target", "respawn_order", "monster_step", "order",
                           "discard_domain_card", "discard_condition_card"})
 Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
-VARIABLE = ("move", "attack")  # the kinds whose value depends on where things are
 
 
 def ranked(state: GameState, catalog: Catalog, menu: Menu) -> Iterator[Action]:
     """The menu's candidates, best first, each Action built only when it is reached.
 
     The order is exactly a stable sort of the whole listing by value (less the candidates
-    the menu proves illegal, see `Menu.hopeless`), found lazily: the
-    candidates of kinds worth more than any move or attack can score come first and need
-    no ranking; the rest are ranked only when none of those is legal (about half the
-    decisions)."""
-    first, rest = _plan_of(menu.slots)
-    # Candidates the menu can prove illegal are left out: the legal ones keep their order.
-    # `first` and `rest` share no slot, so each slot is judged once (`refuses_all`, uncached).
-    for slot in first:
-        if menu.refuses_all(slot):
+    the menu proves illegal, see `Menu.hopeless`), found lazily with a heap keyed
+    (-value, slot number, item number): a slot enters it with the best value any of its
+    candidates can score, unless the facts refuse every candidate of it (`_viable`), and
+    only when it comes to the top is it listed and, for a move or an attack, valued item
+    by item. Most decisions end on a candidate of a kind worth more than any move, whose
+    destinations are then never valued."""
+    slots = menu.slots
+    heap = list(_viable(menu))  # sorted, so already a heap
+    items_of = menu.items  # hot path: looked up once
+    listed: dict[int, Items] = {}
+    places: dict[str | None, tuple[int, int | None] | None] = {}
+    goals: dict[int, int | None] = {}
+    while heap:
+        _, number, item = heappop(heap)
+        if item >= 0:  # a move or an attack, valued when its slot came to the top
+            yield menu.action(slots[number], listed[number][item])
             continue
-        for item in menu.items(slot):
-            if not menu.hopeless_item(slot, item):
-                yield menu.action(slot, item)
-    blocks = [(slot, items) for slot in rest
-              if not menu.refuses_all(slot) and (items := menu.items(slot))]
-    best = _order(state, catalog, [(SECTIONS[slot.section].kind, slot.wanderer, items,
-                                    0.0 if slot.card is None else 1.0)
-                                   for slot, items in blocks])
-    starts = list(accumulate([len(items) for _, items in blocks], initial=0))
-    for flat in best:
-        index = bisect_right(starts, flat) - 1
-        slot, items = blocks[index]
-        yield menu.action(slot, items[flat - starts[index]])
+        slot = slots[number]
+        items = items_of(slot)
+        if not items:
+            continue
+        kind = KINDS[slot.section]
+        if kind == "move" or kind == "attack":
+            listed[number] = items
+            bonus = 0.0 if slot.card is None else 1.0
+            values = _values(state, catalog, (kind, slot.wanderer, items, bonus), places,
+                             goals)
+            for index, value in enumerate(values):
+                heappush(heap, (-value, number, index))
+            continue
+        # Every candidate of the slot has the value it entered with: nothing left in the
+        # heap goes before any of them (see `_plan`), so they come in turn.
+        if kind in ITEM_JUDGED:
+            for raw in items:
+                if not menu.hopeless_item(slot, raw):
+                    yield menu.action(slot, raw)
+        else:
+            for raw in items:
+                yield menu.action(slot, raw)
 
+
+Entry = tuple[float, int, int]  # (-value, slot number, item number or -1), see `_plan`
+Facts = tuple[tuple[Standing, ...], Table]  # each listed wanderer's standing, the table's
 
 # `_plan` by the identity of the slots tuple (`slots_for` hands out the same tuple for the
 # same wanderers and cards): hashing a tuple of slots for every decision cost more than the
-# rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile.
-_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[tuple[Slot, ...], tuple[Slot, ...]]]] = {}
+# rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile;
+# with it, the plan less the slots refused, by the facts that refused them (a few dozen
+# combinations come back all run long).
+_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[Entry, ...], dict[Facts, tuple[Entry, ...]]]] = {}
 
 
-def _plan_of(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
+def _viable(menu: Menu) -> tuple[Entry, ...]:
+    """The heap entries of the menu's slots that the facts do not refuse, in heap order."""
+    slots = menu.slots
     found = _PLANS.get(id(slots))
-    if found is not None and found[0] is slots:
-        return found[1]
-    if len(_PLANS) >= 1024:  # bounded like the caches it sits on
-        _PLANS.clear()
-    plan = _plan(slots)
-    _PLANS[id(slots)] = (slots, plan)
-    return plan
+    if found is None or found[0] is not slots:
+        if len(_PLANS) >= 1024:  # bounded like the caches it sits on
+            _PLANS.clear()
+        found = _PLANS[id(slots)] = (slots, _plan(slots), {})
+    _, plan, viable = found
+    wanderers = menu.listing.wanderers
+    facts = (tuple([menu.standing(wid) for wid in wanderers]), menu.facts())
+    entries = viable.get(facts)
+    if entries is None:
+        if len(viable) >= 4096:
+            viable.clear()
+        standings = dict(zip(wanderers, facts[0]))
+        entries = viable[facts] = tuple(
+            [entry for entry in plan
+             if not refused(slots[entry[1]], standings[slots[entry[1]].wanderer], facts[1])])
+    return entries
 
 
 @lru_cache(maxsize=256)
-def _plan(slots: tuple[Slot, ...]) -> tuple[tuple[Slot, ...], tuple[Slot, ...]]:
-    """The slots whose constant value beats the best a move or an attack can score, best
-    first (ties in listing order), and the other slots in listing order."""
-    values = [KIND_VALUE.get(SECTIONS[s.section].kind, 10) + (s.card is not None)
-              for s in slots]
-    variable = [i for i, s in enumerate(slots) if SECTIONS[s.section].kind in VARIABLE]
-    # A move ends at most MAX_RANGE spaces nearer its goal (10 points a space); an attack
-    # only loses points with distance.
-    bound = max((values[i] + (10 * MAX_RANGE if SECTIONS[slots[i].section].kind == "move"
-                              else 0) for i in variable), default=float("-inf"))
-    first = sorted((i for i in range(len(slots)) if i not in variable and values[i] > bound),
-                   key=lambda i: -values[i])
-    return (tuple(slots[i] for i in first),
-            tuple(s for i, s in enumerate(slots) if i not in first))
+def _plan(slots: tuple[Slot, ...]) -> tuple[Entry, ...]:
+    """Each slot's entry in the ranking heap, in heap order: (-best value, slot number,
+    -1). The -1 puts a slot before its own candidates, whose entries (-value, slot number,
+    item number) can only come later: a move ends at most MAX_RANGE spaces nearer its
+    goal (10 points a space), an attack only loses points with distance, and every other
+    kind has one value."""
+    entries = []
+    for number, slot in enumerate(slots):
+        kind = SECTIONS[slot.section].kind
+        best = (KIND_VALUE.get(kind, 10) + (slot.card is not None)
+                + (10 * MAX_RANGE if kind == "move" else 0))
+        entries.append((-best, number, -1))
+    return tuple(sorted(entries))
 
 
 def rank(state: GameState, catalog: Catalog, actions: list[Action]) -> list[Action]:
@@ -111,35 +150,42 @@ def _group(action: Action) -> Group:
 
 def _order(state: GameState, catalog: Catalog, groups: list[Group]) -> list[int]:
     """Flat indices of the groups' items, best value first; ties keep their order (the
-    sort is stable). A decision ranks some fifty candidates, most of them moves: values
-    are worked out a group at a time, and each wanderer's place and goal once."""
+    sort is stable)."""
     places: dict[str | None, tuple[int, int | None] | None] = {}
     goals: dict[int, int | None] = {}
     values: list[float] = []
-    for kind, who, items, bonus in groups:
-        base = KIND_VALUE.get(kind, 10) + bonus
-        if kind != "move" and kind != "attack":
-            values += [base] * len(items)
-            continue
-        if who not in places:
-            places[who] = _place(state, catalog, who, goals)
-        place = places[who]
-        if place is None:
-            values += [base] * len(items)
-        elif kind == "attack":
-            row = catalog.board.distances(place[0])
-            monsters = state.monsters
-            values += [base - 10 * (row.get(monsters[mid].shard) or 0) if mid in monsters
-                       else base for mid, _ in items]
-        elif place[1] is None:
-            values += [base - 5] * len(items)
-        else:
-            here, goal = place
-            row = catalog.board.distances(goal)  # distances are symmetric
-            before = row.get(here) or 0
-            values += [base + 10 * (before - (row.get(to) or 0)) if isinstance(to, int)
-                       else base - 5 for to in items]
+    for group in groups:
+        values += _values(state, catalog, group, places, goals)
     return sorted(range(len(values)), key=values.__getitem__, reverse=True)
+
+
+def _values(state: GameState, catalog: Catalog, group: Group,
+            places: dict[str | None, tuple[int, int | None] | None],
+            goals: dict[int, int | None]) -> list[float]:
+    """The value of each of a group's items. A decision values some fifty candidates, most
+    of them moves: a group at a time, and each wanderer's place and goal once (kept in
+    `places` and `goals` for the decision)."""
+    kind, who, items, bonus = group
+    base = KIND_VALUE.get(kind, 10) + bonus
+    if kind != "move" and kind != "attack":
+        return [base] * len(items)
+    if who not in places:
+        places[who] = _place(state, catalog, who, goals)
+    place = places[who]
+    if place is None:
+        return [base] * len(items)
+    if kind == "attack":
+        row = catalog.board.distances(place[0])
+        monsters = state.monsters
+        return [base - 10 * (row.get(monsters[mid].shard) or 0) if mid in monsters
+                else base for mid, _ in items]
+    if place[1] is None:
+        return [base - 5] * len(items)
+    here, goal = place
+    row = catalog.board.distances(goal)  # distances are symmetric
+    before = row.get(here) or 0
+    return [base + 10 * (before - (row.get(to) or 0)) if isinstance(to, int)
+            else base - 5 for to in items]
 
 
 def _place(state: GameState, catalog: Catalog, who: str | None,

@@ -71,15 +71,19 @@ class Chooser:
         found: Action | None
         if self.policy == "random":
 
-            def tried(candidate: tuple[Slot, Any]) -> Action | None:
-                if menu.hopeless(*candidate):  # certainly illegal: not even built
+            def tried(candidate: tuple[Slot, Any] | None) -> Action | None:
+                if candidate is None:  # certainly illegal (`Menu.draws`): not even built
                     return None
                 action = menu.action(*candidate)
                 return action if legal(action) else None
 
-            found = self._sample(menu.kinds(), menu.of_kind, tried)
+            found = self._sample(menu.kinds(), menu.draws, tried)
         elif self.policy == "greedy":
-            found = next((a for a in ranked(state, catalog, menu) if legal(a)), None)
+            found = None
+            for action in ranked(state, catalog, menu):  # a loop, not a generator: hot path
+                if legal(action):
+                    found = action
+                    break
         else:
             return self.pick(menu.actions(), legal)
         if found is None:
@@ -136,14 +140,16 @@ class Chooser:
             picked = answer(question)
             if picked is not None:
                 return picked
-        options = list(question.options)
-        if question.default is not REQUIRED and question.default not in options:
-            options.append(question.default)
-        if question.key in YES_NO and question.valid(question.key, True):
-            options = [True, question.default]
+        key, default = question.keys[0], question.default  # `Question.key`, read once
+        if key in YES_NO and question.valid(key, True):
+            options = [True, default]
+        else:
+            options = list(question.options)
+            if default is not REQUIRED and default not in options:
+                options.append(default)
         if not options:
             raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
-        return question.key, options[self._below(len(options))]
+        return key, options[self._below(len(options))]
 
 
 @dataclass

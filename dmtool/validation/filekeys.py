@@ -54,15 +54,17 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     Code files are keyed by their full stat (an installed package changes by replacing
     files); schemas by their bytes, as content is.
     """
+    # hot path: this runs at the start of every check (a one-file hook run included), so the
+    # stats go into one list hashed at once, and the folders are read with scandir.
     hasher = hashlib.blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
-    for path in _python_files(str(package)):
-        hasher.update(f"{path}:{stat_of(path)};".encode())
-    for path in sorted(schema_dir.glob("*.json")):
+    hasher.update(repr([(path, stat_of(path)) for path in _python_files(str(package))]).encode())
+    for name, path in _schema_files(str(schema_dir)):
         try:
-            hasher.update(f"{path.name}:".encode() + path.read_bytes())
+            with open(path, "rb") as handle:
+                hasher.update(f"{name}:".encode() + handle.read())
         except OSError:
-            hasher.update(f"{path.name}:unreadable".encode())
+            hasher.update(f"{name}:unreadable".encode())
     return hasher.hexdigest()
 
 
@@ -70,7 +72,26 @@ def _python_files(top: str) -> list[str]:
     """Every .py file under `top`, sorted (plain strings: this runs on every check, and
     path objects cost more than the stat calls themselves)."""
     found: list[str] = []
-    for folder, folders, files in os.walk(top):
-        folders[:] = [name for name in folders if name != "__pycache__"]
-        found += [os.path.join(folder, name) for name in files if name.endswith(".py")]
-    return sorted(found)
+    pending = [top]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.is_dir():
+                if entry.name.endswith(".py"):
+                    found.append(entry.path)
+            elif entry.name != "__pycache__" and not entry.is_symlink():  # as os.walk does
+                pending.append(entry.path)
+    found.sort()
+    return found
+
+
+def _schema_files(directory: str) -> list[tuple[str, str]]:
+    """(name, path) of each *.json file in the schema folder, sorted by name."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return []
+    return sorted((e.name, e.path) for e in entries if e.name.endswith(".json"))

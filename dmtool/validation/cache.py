@@ -18,7 +18,6 @@ the old one, so concurrent runs each leave a whole file (the last one wins).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from typing import Any
 
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
-from dmtool.validation.filekeys import Stat, code_salt
+from dmtool.validation.filekeys import Stat, blake2b, code_salt
 
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
@@ -50,7 +49,7 @@ def default_directory() -> Path | None:
 
 def frame(payload: bytes) -> bytes:
     """The bytes of a cache file holding `payload`."""
-    return MAGIC + hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() + payload
+    return MAGIC + blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() + payload
 
 
 def unframe(raw: bytes) -> bytes | None:
@@ -59,7 +58,7 @@ def unframe(raw: bytes) -> bytes | None:
     if len(raw) < head or not raw.startswith(MAGIC):
         return None
     payload = raw[head:]
-    if hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() != raw[len(MAGIC):head]:
+    if blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() != raw[len(MAGIC):head]:
         return None
     return payload
 

@@ -8,7 +8,6 @@ targets, the options, the working directory and the tree's real location.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from dmtool.validation.filecheck import (
     from_record,
     has_errors,
 )
-from dmtool.validation.filekeys import digest, readable, stat_of, trustworthy
+from dmtool.validation.filekeys import blake2b, digest, readable, stat_of, trustworthy
 from dmtool.validation.rules import document_memos, rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
@@ -220,8 +219,8 @@ def _lighten(result: FileResult, size: int) -> None:
 def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str:
     """'<tree>:<state>': the tree is where and from where we check; the state, everything else."""
     roots = [os.path.realpath(p) for p in (*options.paths, *content_roots(options.paths))]
-    tree = hashlib.blake2b(repr((os.getcwd(), roots)).encode(), digest_size=12).hexdigest()
-    state = hashlib.blake2b(repr((
+    tree = blake2b(repr((os.getcwd(), roots)).encode(), digest_size=12).hexdigest()
+    state = blake2b(repr((
         sorted(options.select), sorted(options.ignore), options.max_file_size,
         options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
@@ -247,7 +246,7 @@ def _ignores_key(ignores: IgnoreSettings | None) -> Any:
         return None
     source = ignores.source
     text = source.read_bytes() if source is not None and source.is_file() else b""
-    return (ignores.entries, str(source), hashlib.blake2b(text, digest_size=8).hexdigest())
+    return (ignores.entries, str(source), blake2b(text, digest_size=8).hexdigest())
 
 
 def _replayed(report: Report, replay: tuple[Any, ...]) -> Report:

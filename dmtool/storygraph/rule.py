@@ -18,7 +18,6 @@ analysed again, in a later run (through the check cache) or in a long-lived sess
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
@@ -29,6 +28,7 @@ from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
+from dmtool.validation.filekeys import blake2b
 from dmtool.validation.rules.recording import RecordingCorpus
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class _Memo:
         everything = corpus.documents + corpus.partial
         self._keys = {d.display: d.content_key for d in everything}
         members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
-        self._membership = hashlib.blake2b(repr(members).encode(), digest_size=16).hexdigest()
+        self._membership = blake2b(repr(members).encode(), digest_size=16).hexdigest()
 
     def findings(self, book: SourceDocument, wanderer: str) -> list[Diagnostic]:
         if book.content_key is None:
@@ -164,7 +164,7 @@ class _Context:
     def fingerprint(self) -> str:
         """A key of every value of the context (a place in another file by its path)."""
         plain = (_plain_values(self.context), self.view.incomplete)
-        return hashlib.blake2b(repr(plain).encode(), digest_size=16).hexdigest()
+        return blake2b(repr(plain).encode(), digest_size=16).hexdigest()
 
     def analyse(self, document: SourceDocument) -> tuple[list[Diagnostic], set[str]]:
         """The book's findings, and the documents whose positions they name."""

@@ -8,9 +8,14 @@ BROWSER := $(VENV)/.browser
 
 .PHONY: check test bench site renderer browser clean
 
-$(STAMP): pyproject.toml
+# Editable, as a plain path in a .pth file (setuptools' compat mode): the default mode's
+# import hook costs every dmtool process ~15 ms at start (importlib.util, pathlib and a
+# finder on sys.meta_path), a third of `dmtool --version`. The Makefile is a prerequisite
+# so that a change of this line reinstalls.
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]' \
+	  --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # Graphviz's `dot` renders `dmtool graph -o x.svg`. Installed with the system's package

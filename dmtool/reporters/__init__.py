@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from dmtool.diagnostics import Report
 from dmtool.errors import UsageError
-from dmtool.reporters import github, jsonfmt, sarif, text
 
 Renderer = Callable[..., str]
 
 FORMATS = ("text", "json", "github", "sarif")
-REPORTERS: dict[str, Renderer] = {
-    "text": text.render,
-    "json": jsonfmt.render,
-    "github": github.render,
-    "sarif": sarif.render,
-}
+# Each format's module, imported when a report is rendered in it: a run prints one format,
+# and a one-file `dmtool check` (a pre-commit hook) should not load the other three.
+_MODULES = {"text": "text", "json": "jsonfmt", "github": "github", "sarif": "sarif"}
+
+
+def reporter(fmt: str) -> Renderer:
+    """The render function of a format (UsageError for an unknown one)."""
+    module = _MODULES.get(fmt)
+    if module is None:
+        raise UsageError(f"Unknown output format {fmt!r}. Choose one of: {', '.join(FORMATS)}.")
+    return importlib.import_module(f"{__name__}.{module}").render  # type: ignore[no-any-return]
 
 
 def render(
@@ -32,10 +37,7 @@ def render(
     `color` only affects the text format. `docs_url` is an optional address template with
     `{code}` and `{name}` fields; when given, json and sarif link each code to it.
     """
-    renderer = REPORTERS.get(fmt)
-    if renderer is None:
-        raise UsageError(f"Unknown output format {fmt!r}. Choose one of: {', '.join(FORMATS)}.")
-    return renderer(report, color=color, tool_version=tool_version, docs_url=docs_url)
+    return reporter(fmt)(report, color=color, tool_version=tool_version, docs_url=docs_url)
 
 
-__all__ = ["FORMATS", "REPORTERS", "render"]
+__all__ = ["FORMATS", "render", "reporter"]

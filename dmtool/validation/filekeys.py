@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import os
 import time
-
-# hashlib's own BLAKE2b (hashlib.blake2b is this very function): importing hashlib loads
-# OpenSSL's libcrypto, 3.5 MB resident in every check, for hashes dmtool never uses.
-from _blake2 import blake2b
 from pathlib import Path
+
+try:
+    # hot path: the very function hashlib hands out for BLAKE2b, without importing hashlib,
+    # which first loads OpenSSL's hashes (~2.5 ms of every dmtool start, a one-file
+    # pre-commit run included, and libcrypto's 3.5 MB resident in every check). Modules
+    # that hash content import it from here.
+    from _blake2 import blake2b
+except ImportError:  # a Python built without its own BLAKE2
+    from hashlib import blake2b
 
 # Wider than any file system's timestamp granularity (FAT: 2 s).
 RACY_NS = 3_000_000_000
@@ -57,15 +62,17 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     Code files are keyed by their full stat (an installed package changes by replacing
     files); schemas by their bytes, as content is.
     """
+    # hot path: this runs at the start of every check (a one-file hook run included), so the
+    # stats go into one list hashed at once, and the folders are read with scandir.
     hasher = blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
-    for path in _python_files(str(package)):
-        hasher.update(f"{path}:{stat_of(path)};".encode())
-    for path in sorted(schema_dir.glob("*.json")):
+    hasher.update(repr([(path, stat_of(path)) for path in _python_files(str(package))]).encode())
+    for name, path in _schema_files(str(schema_dir)):
         try:
-            hasher.update(f"{path.name}:".encode() + path.read_bytes())
+            with open(path, "rb") as handle:
+                hasher.update(f"{name}:".encode() + handle.read())
         except OSError:
-            hasher.update(f"{path.name}:unreadable".encode())
+            hasher.update(f"{name}:unreadable".encode())
     return hasher.hexdigest()
 
 
@@ -73,7 +80,26 @@ def _python_files(top: str) -> list[str]:
     """Every .py file under `top`, sorted (plain strings: this runs on every check, and
     path objects cost more than the stat calls themselves)."""
     found: list[str] = []
-    for folder, folders, files in os.walk(top):
-        folders[:] = [name for name in folders if name != "__pycache__"]
-        found += [os.path.join(folder, name) for name in files if name.endswith(".py")]
-    return sorted(found)
+    pending = [top]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.is_dir():
+                if entry.name.endswith(".py"):
+                    found.append(entry.path)
+            elif entry.name != "__pycache__" and not entry.is_symlink():  # as os.walk does
+                pending.append(entry.path)
+    found.sort()
+    return found
+
+
+def _schema_files(directory: str) -> list[tuple[str, str]]:
+    """(name, path) of each *.json file in the schema folder, sorted by name."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return []
+    return sorted((e.name, e.path) for e in entries if e.name.endswith(".json"))

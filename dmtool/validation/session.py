@@ -48,8 +48,12 @@ def display_path(path: Path) -> str:
     """Paths as the user reads them: relative to the working directory when inside it."""
     cwd = os.getcwd()
     absolute = os.path.normpath(os.path.join(cwd, path))  # abspath, without a second getcwd
-    if absolute == cwd or absolute.startswith(cwd + os.sep):
-        return Path(os.path.relpath(absolute, cwd)).as_posix()
+    if absolute == cwd:
+        return "."
+    if absolute.startswith(cwd + os.sep):
+        # hot path (every file of every run): what relpath gives for a normalised path
+        # below cwd, without relpath's own abspath calls and a path object
+        return absolute[len(cwd) + 1:].replace(os.sep, "/")
     return Path(absolute).as_posix()
 
 

@@ -1,0 +1,17 @@
+"""Giving freed C-heap memory back to the operating system (glibc only).
+
+glibc keeps memory freed by C code (jsonschema-rs's compiled validators, say) for later
+malloc calls; but Python's small objects live in arenas of their own, so a check that
+goes on to build them never reuses it, and the process keeps it resident to the end.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+
+def release_freed_memory() -> None:
+    """Return the C heap's free pages to the operating system (a no-op without glibc)."""
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    if trim is not None:
+        trim(0)

@@ -7,11 +7,16 @@ goes on to build them never reuses it, and the process keeps it resident to the 
 
 from __future__ import annotations
 
-import ctypes
-
 
 def release_freed_memory() -> None:
     """Return the C heap's free pages to the operating system (a no-op without glibc)."""
-    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    # Imported here: only a run that compiled validators pays for ctypes (a warm check
+    # replayed from the cache does not).
+    import ctypes
+
+    try:
+        trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except (OSError, TypeError):  # no handle on the process itself (Windows)
+        return
     if trim is not None:
         trim(0)

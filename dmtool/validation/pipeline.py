@@ -126,8 +126,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
             options.progress(done, len(every_file))
     # Every file is checked: the validators' memory goes back to the system rather than
     # stay resident while the cross-file rules build their own (P5: 4 MB of the peak).
-    schemas.forget_compiled()
-    release_freed_memory()
+    if schemas.forget_compiled():
+        release_freed_memory()
     run_key = _run_key(options, fingerprint, sorted(checked_names))
     replay = cache.run(run_key) if cache.enabled else None
     if replay is not None:

@@ -93,12 +93,14 @@ class SchemaSet:
             self._screens[kind] = screen
         return screen
 
-    def forget_compiled(self) -> None:
-        """Drop the compiled validators; they are built again if asked for. A one-shot
-        check is done with them once every file is checked, and jsonschema-rs's hold
-        about 9 MB for the bench corpus's kinds (see heap.py for giving it back)."""
+    def forget_compiled(self) -> bool:
+        """Drop the compiled validators (they are built again if asked for); whether there
+        were any. A one-shot check is done with them once every file is checked, and
+        jsonschema-rs's hold about 9 MB for the bench corpus's kinds (see heap.py)."""
+        had = bool(self._screens or self._compiled)
         self._screens.clear()
         self._compiled.clear()
+        return had
 
     def _reachable(self, schema_id: str) -> list[str]:
         """Schema files reachable from one through `$ref`s (itself included)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 def release_freed_memory() -> None:
     """Return the C heap's free pages to the operating system (a no-op without glibc)."""
-    # Imported here: only a run that compiled validators pays for ctypes (a warm check
-    # replayed from the cache does not).
+    # Imported here: only a run that compiled many validators pays for ctypes (a warm
+    # check replayed from the cache, or a one-file hook run, does not).
     import ctypes
 
     try:

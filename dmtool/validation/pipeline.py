@@ -40,6 +40,9 @@ from dmtool.validation.suppressions import IgnoreSettings
 # Clean documents between STORED_DATA_BYTES and this size keep their data packed between
 # uses (see _lighten). A larger file is one big book whose data the analysis needs whole.
 PACKED_DATA_BYTES = 4 * 1024 * 1024
+# Validators of this many kinds hold too little to be worth giving back (ctypes costs a
+# one-file hook run a few milliseconds to import); a whole corpus compiles about 24.
+_FEW_KINDS = 4
 
 __all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
            "run_check"]
@@ -126,7 +129,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
             options.progress(done, len(every_file))
     # Every file is checked: the validators' memory goes back to the system rather than
     # stay resident while the cross-file rules build their own (P5: 4 MB of the peak).
-    if schemas.forget_compiled():
+    if schemas.forget_compiled() > _FEW_KINDS:
         release_freed_memory()
     run_key = _run_key(options, fingerprint, sorted(checked_names))
     replay = cache.run(run_key) if cache.enabled else None

@@ -37,6 +37,11 @@ MAGIC = b"dmtool-cache\x00" + bytes([_FORMAT])
 _CHECKSUM_BYTES = 32
 # Entries not used by this many runs in a row are dropped (several trees may share a folder).
 KEEP_RUNS = 8
+# A run that changed nothing but the stamps of the entries it used rewrites the file for
+# them only once one of them is this many runs old: a replay of an unchanged tree (the warm
+# check) then writes nothing, and an entry used at least once in every KEEP_RUNS -
+# RESTAMP_AGE runs of other trees sharing the folder is still never dropped.
+RESTAMP_AGE = KEEP_RUNS // 2
 _SEVERITIES = frozenset(s.value for s in Severity)
 
 
@@ -204,7 +209,7 @@ class CheckCache:
                 and type(entry[1]) is str and entry[0] == found):
             if entry[2] != self.generation:
                 self.paths[path] = (entry[0], entry[1], self.generation)
-                self._dirty = True
+                self._used(entry[2])
             return entry[1]
         if entry is not None and entry[0:1] != (found,):
             self.paths.pop(path, None)
@@ -244,7 +249,10 @@ class CheckCache:
                 return
             new_memos = stored[7] if memos is None else memos
             self.records[key] = stored[:7] + (new_memos, self.generation)
-            self._dirty = True
+            if memos is None:
+                self._used(stored[8])
+            else:
+                self._dirty = True
 
     # -- whole runs
 
@@ -284,11 +292,18 @@ class CheckCache:
             if (key.startswith(f"{run_key}\0") and type(stored) is tuple and len(stored) == 2
                     and stored[1] != self.generation):
                 self.derived[key] = (stored[0], self.generation)
-                self._dirty = True
+                self._used(stored[1])
 
     def remember_derived(self, key: str, value: Any) -> None:
         if self.enabled:
             self.derived[key] = (value, self.generation)
+            self._dirty = True
+
+    def _used(self, stamp: Any) -> None:
+        """An entry last used in generation `stamp` was used again (its stamp is renewed in
+        memory): worth writing the file for only once the entry nears the age at which
+        save() drops it (RESTAMP_AGE)."""
+        if type(stamp) is not int or self.generation - stamp >= RESTAMP_AGE:
             self._dirty = True
 
     def save(self) -> None:

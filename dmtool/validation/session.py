@@ -31,7 +31,7 @@ from dmtool.validation.facts import facts_of, walker_for
 from dmtool.validation.filecheck import FileResult, check_decoded, check_text
 from dmtool.validation.filekeys import digest
 from dmtool.validation.parallel import run_ahead
-from dmtool.validation.rules import rule_checks, rule_tasks
+from dmtool.validation.rules import rule_checks, rule_report_kinds, rule_tasks
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
@@ -55,6 +55,18 @@ def display_path(path: Path) -> str:
         # below cwd, without relpath's own abspath calls and a path object
         return absolute[len(cwd) + 1:].replace(os.sep, "/")
     return Path(absolute).as_posix()
+
+
+def _needless_rules(corpus: Corpus) -> set[str]:
+    """Rules none of whose findings could be reported in this run: the files asked about
+    are of none of the kinds their findings are located in (see rule_report_kinds)."""
+    checked = corpus.checked
+    if checked is None:
+        return set()
+    kinds = {document.kind for document in (*corpus.documents, *corpus.partial)
+             if document.display in checked}
+    return {name for name, located_in in rule_report_kinds().items()
+            if located_in.isdisjoint(kinds)}
 
 
 @dataclass
@@ -201,7 +213,10 @@ class CheckSession:
             run_ahead(rule_tasks(corpus), corpus.documents + corpus.partial, self.jobs)
         partial = {document.display for document in corpus.partial}
         found: list[Diagnostic] = []
-        for _name, rule in rule_checks():
+        needless = _needless_rules(corpus)
+        for name, rule in rule_checks():
+            if name in needless:
+                continue
             found.extend(d for d in rule(corpus)
                          if d.location.path not in partial or d.code in OWN_CODES)
         return found

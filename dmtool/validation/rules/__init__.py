@@ -62,6 +62,13 @@ def rule_checks() -> list[tuple[str, RuleCheck]]:
     return sorted({**checks, **_REGISTERED}.items(), key=lambda item: item[0])
 
 
+def rule_report_kinds() -> dict[str, frozenset[str]]:
+    """The kinds of document each rule module's findings are located in, for the modules
+    that declare them (`REPORTS_IN`): a check of files of none of these kinds cannot
+    report one of its findings, so the rule need not run (a one-file hook run)."""
+    return _module_report_kinds()
+
+
 def rule_names() -> list[str]:
     """The rule modules' and registered rules' names, without importing the modules: what a
     replayed report must have been made with (the pipeline's run key)."""
@@ -87,4 +94,14 @@ def _module_rules() -> dict[str, tuple[RuleCheck, Remember | None]]:
         if callable(check):
             remember = getattr(module, "remember", None)
             found[info.name] = (check, remember if callable(remember) else None)
+    return found
+
+
+@functools.cache
+def _module_report_kinds() -> dict[str, frozenset[str]]:
+    found: dict[str, frozenset[str]] = {}
+    for name in _module_rules():
+        kinds = getattr(importlib.import_module(f"{__name__}.{name}"), "REPORTS_IN", None)
+        if isinstance(kinds, frozenset):
+            found[name] = kinds
     return found

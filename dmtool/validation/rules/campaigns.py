@@ -8,6 +8,9 @@ from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 
+# Every finding is located in a campaign (see session._needless_rules).
+REPORTS_IN = frozenset({"campaign"})
+
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     for document in corpus.of_kind("campaign"):

@@ -16,6 +16,10 @@ from dmtool.validation.rules._manifest_index import ManifestIndex, Parts
 _BOUNDED = frozenset({"board", "game", "held", "held_total", "pool", "removed"})
 
 
+# Every finding is located in a chapter or the expansion's rules (see session._needless_rules).
+REPORTS_IN = frozenset({"chapter", "expansion-rules"})
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     index = ManifestIndex.build(corpus)
     for document in corpus.of_kind("chapter"):

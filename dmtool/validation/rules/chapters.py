@@ -23,6 +23,10 @@ _NAMED_SECTIONS = ("board", "special_setup", "devouring_track", "investigate", "
 _ROOM_LIST_KEYS = frozenset({"rooms", "spawn_marker_rooms", "no_spawn_marker_rooms"})
 
 
+# Every finding is located in a chapter or the expansion's rules (see session._needless_rules).
+REPORTS_IN = frozenset({"chapter", "expansion-rules"})
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     chapters = corpus.of_kind("chapter")
     for document in chapters:

@@ -15,6 +15,10 @@ from dmtool.validation.schema_errors import did_you_mean
 _RELATED_LIMIT = 5
 
 
+# Every finding is located in a manifest (see session._needless_rules).
+REPORTS_IN = frozenset({"manifest"})
+
+
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     known_kinds = _known_kinds(corpus)
     for document in corpus.of_kind("manifest"):

@@ -191,10 +191,12 @@ def traps(graph: StoryGraph, facts: Facts) -> list[list[int]]:
     """Cycles of entries with no way out to a terminal, each sorted, smallest entry first."""
     out_ = escaping(graph, facts)
     arcs_of = open_map(graph, facts)
+    # A component holding one node that cannot escape holds only such nodes (they all reach
+    # each other), and their links lead only to such nodes: the components of those nodes
+    # alone are the candidates (none at all in a clean storybook).
+    stuck = [n for n in graph.arcs if n not in out_]
     found = []
-    for component in components(graph, facts):
-        if any(n in out_ for n in component):
-            continue
+    for component in components(graph, facts, stuck):
         node = component[0]
         cyclic = len(component) > 1 or any(a.goto == node for a in arcs_of.get(node, ()))
         if cyclic:

@@ -195,11 +195,15 @@ class ScoreAnalysis:
     def __init__(self, graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> None:
         self._graph, self._facts, self._stage = graph, facts, stage
         self._starts = starts(graph, facts, stage)
-        value = walk_values(graph, facts, stage, _certificate_rows, len(_CONTESTS))
+        lost = _lost_at_a_start(graph, facts, self._starts)
+        # The walk over the whole stage only when a contest is not already lost at a start
+        # (a clean storybook loses them all there: every ending scores on some encounter).
+        value = (walk_values(graph, facts, stage, _certificate_rows, len(_CONTESTS))
+                 if len(lost) < len(_CONTESTS) else {})
         self.certificates: dict[str, Certificate] = {}
         for k, (y, x) in enumerate(_CONTESTS):
             loser = ENDINGS[y]
-            if loser in self.certificates:
+            if loser in self.certificates or k in lost:
                 continue  # the first ending it loses to is named
             if max((value[s][k] for s in self._starts if s in value), default=0) <= 0:
                 self.certificates[loser] = Certificate(
@@ -221,6 +225,21 @@ class ScoreAnalysis:
                 game_max=_num(sum(per_root)),
             )
         return bounds
+
+
+def _lost_at_a_start(graph: StoryGraph, facts: Facts, starts_: Sequence[Node]) -> set[int]:
+    """The contests some branch of a start already loses: a walk from a start collects at
+    least what any of its branches does before it links on (walk_values: every value is at
+    least each branch's best prefix), so a positive prefix there leaves no certificate."""
+    arcs_of = open_map(graph, facts)
+    lost: set[int] = set()
+    for start in starts_:
+        for arc in arcs_of.get(start, ()):
+            rows = _certificate_rows(arc)
+            if rows:
+                _, prefix = _arc_values(rows, len(_CONTESTS))
+                lost.update(k for k, p in enumerate(prefix) if p > 0)
+    return lost
 
 
 def analyse_scores(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> ScoreAnalysis:

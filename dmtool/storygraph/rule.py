@@ -86,11 +86,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if not _reported(corpus, document, wanderer):
             continue  # none of its findings could be located in a file the user asked about
         by_wanderer[wanderer] += 1
-        # The collector stays off until the book's data and analysis are freed again: a
-        # collection while they are alive (when the analysis ends, or while the data is
-        # unpacked) would scan all of them, and the corpus around them, for no cycle.
-        with collector_paused():
-            found = memo.findings(document, wanderer)
+        found = _findings_uncollected(memo, document, wanderer)
         for diagnostic in found:
             if diagnostic.code not in CARD_CODES:
                 yield diagnostic
@@ -119,8 +115,17 @@ def prepare(corpus: Corpus) -> list[tuple[int, Callable[[], object]]]:
             continue  # not analysed, or analysed without a memo to hand back
         if _reported(corpus, document, wanderer) and not memo.known(document, wanderer):
             tasks.append((_file_size(document),
-                          functools.partial(memo.findings, document, wanderer)))
+                          functools.partial(_findings_uncollected, memo, document, wanderer)))
     return tasks
+
+
+def _findings_uncollected(memo: _Memo, document: SourceDocument,
+                          wanderer: str) -> list[Diagnostic]:
+    """memo.findings with the collector off until the book's data and analysis are freed
+    again: a collection while they are alive (when the analysis ends, or while the data
+    is unpacked) would scan all of them, and the corpus around them, for no cycle."""
+    with collector_paused():
+        return memo.findings(document, wanderer)
 
 
 def _file_size(document: SourceDocument) -> int:

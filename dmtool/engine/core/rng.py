@@ -61,20 +61,9 @@ def below_each(state: int, n: int, count: int) -> tuple[int, list[int]]:
 
 def picks(state: int, options: tuple[T, ...], count: int) -> tuple[int, list[T]]:
     """(new state, `count` uniform picks from options): `options[below(state, n)]` drawn
-    `count` times (one call for a roll of several dice, each face looked up as drawn)."""
-    n = len(options)
-    if n <= 0:
-        raise ValueError("n must be positive")
-    limit = _LIMITS[n] if n <= 256 else _SPAN - _SPAN % n
-    out: list[T] = []
-    while len(out) < count:
-        state = (state + _GOLDEN) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-        if z < limit:
-            out.append(options[z % n])
-    return state, out
+    `count` times (one call for a roll of several dice)."""
+    state, drawn = below_each(state, len(options), count)
+    return state, [options[i] for i in drawn]
 
 
 def shuffled(state: int, items: list[T]) -> tuple[int, list[T]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dmtool.engine.dawn_of_madness.combat import reveal_confrontation
@@ -50,34 +51,33 @@ def _move(ctx: Ctx, spec: dict[str, Any]) -> None:
 # The two effects below are in most monster actions: `ctx.acting(who=w.id, keep_monster=True)`
 # is written out as a save and restore of `ctx.who` (the monster stays the same).
 
-@effect("monster_attack")
-def _attack(ctx: Ctx, spec: dict[str, Any]) -> None:
-    m = _actor(ctx, "monster_attack")
+def _on_each_target(ctx: Ctx, m: Monster, spec: dict[str, Any],
+                    hit: Callable[[Wanderer], None]) -> None:
+    """`hit(w)` for each wanderer the monster targets, as that wanderer (stops when the game halts)."""
     saved = ctx.who
     try:
         for w in _targets(ctx, m, spec):
             if ctx.halted:
                 return
             ctx.who = w.id
-            take_damage(ctx, w, spec["colour"], spec["amount"], source=m.id)
+            hit(w)
             ctx.who = saved
     finally:
         ctx.who = saved
+
+
+@effect("monster_attack")
+def _attack(ctx: Ctx, spec: dict[str, Any]) -> None:
+    m = _actor(ctx, "monster_attack")
+    _on_each_target(ctx, m, spec, lambda w: take_damage(ctx, w, spec["colour"], spec["amount"],
+                                                          source=m.id))
 
 
 @effect("monster_drain")
 def _drain(ctx: Ctx, spec: dict[str, Any]) -> None:
     m = _actor(ctx, "monster_drain")
-    saved = ctx.who
-    try:
-        for w in _targets(ctx, m, spec):
-            if ctx.halted:
-                return
-            ctx.who = w.id
-            lose_mental_capacity(ctx, w, spec["amount"], cause=m.id)
-            ctx.who = saved
-    finally:
-        ctx.who = saved
+    _on_each_target(ctx, m, spec, lambda w: lose_mental_capacity(ctx, w, spec["amount"],
+                                                                   cause=m.id))
 
 
 @effect("monster_heal")

@@ -19,6 +19,7 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import SourceDocument, discover
+from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
 from dmtool.validation import parallel
@@ -125,7 +126,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     every_file = sorted(names, key=names.__getitem__)
     records: dict[Path, str] = {}
     fingerprint: list[Any] = []
-    loaded = _load_all(every_file, names, schemas, cache, options)
+    with collector_paused():  # files build many containers and no cycles (collector.py)
+        loaded = _load_all(every_file, names, schemas, cache, options)
     for path in every_file:
         result, key, identity = loaded.pop(path)
         modeline = result.modeline_diagnostics()

@@ -53,8 +53,13 @@ def default_directory() -> Path | None:
 
 
 def frame(payload: bytes) -> bytes:
-    """The bytes of a cache file holding `payload`."""
-    return MAGIC + blake2b(payload, digest_size=_CHECKSUM_BYTES).digest() + payload
+    """The bytes of a whole cache file holding `payload`."""
+    return frame_head(payload) + payload
+
+
+def frame_head(payload: bytes) -> bytes:
+    """What a cache file holding `payload` starts with (the payload follows it)."""
+    return MAGIC + blake2b(payload, digest_size=_CHECKSUM_BYTES).digest()
 
 
 def unframe(raw: bytes) -> bytes | None:
@@ -322,7 +327,9 @@ class CheckCache:
             return
         # A read-only tree still gets its report, only slower next time.
         with contextlib.suppress(OSError):
-            _write_replacing(self._file(), frame(payload))
+            # Head and payload are written one after the other: joined, the payload would
+            # be copied once more at the run's peak of memory (P5).
+            _write_replacing(self._file(), frame_head(payload), payload)
             self._dirty = False  # saved: a second save in the same run writes nothing
 
 
@@ -339,7 +346,7 @@ def _recent(entries: dict[str, Any], oldest: int,
     return kept
 
 
-def _write_replacing(target: Path, data: bytes) -> None:
+def _write_replacing(target: Path, *parts: bytes) -> None:
     """Write beside the target under a name of this process, then rename over it.
 
     No fsync: a file torn by a crash fails its checksum and is ignored, which is all a
@@ -353,7 +360,9 @@ def _write_replacing(target: Path, data: bytes) -> None:
             old.unlink(missing_ok=True)
     temporary = directory / f".{target.name}.{os.getpid()}.tmp"
     try:
-        temporary.write_bytes(data)
+        with open(temporary, "wb") as out:
+            for part in parts:
+                out.write(part)
         os.replace(temporary, target)
     finally:
         temporary.unlink(missing_ok=True)

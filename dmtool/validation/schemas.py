@@ -25,6 +25,9 @@ class SchemaSet:
     directory: Path
     _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
     _screens: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The files each schema's `$ref`s name: the shared defs are reached from every kind,
+    # and walking them again for each of its ~24 kinds was half of compiling their screens.
+    _refs: dict[str, set[str]] = field(default_factory=dict, repr=False)
     # Helpers built from the schemas (a reference walker...), kept as long as the set.
     derived: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -106,7 +109,11 @@ class SchemaSet:
         """Schema files reachable from one through `$ref`s (itself included)."""
         found, pending = [schema_id], [schema_id]
         while pending:
-            for target in _ref_files(self.by_id[pending.pop()]):
+            current = pending.pop()
+            refs = self._refs.get(current)
+            if refs is None:
+                refs = self._refs[current] = _ref_files(self.by_id[current])
+            for target in refs:
                 if target in self.by_id and target not in found:
                     found.append(target)
                     pending.append(target)

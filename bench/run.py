@@ -99,7 +99,8 @@ def _large_book(entries: int, content: Path, env: dict[str, str]) -> tuple[float
 
 
 def _cold(corpus: Path, env: dict[str, str], *, jobs: int) -> float:
-    """Best of two cold checks of the corpus (a fresh cache each time) with --jobs."""
+    """Best of two cold checks of the corpus (a fresh cache each time) with --jobs
+    (0: one process per core, the default)."""
     times = []
     for _ in range(2):
         cache = OUT / f"cache-j{jobs}"
@@ -178,6 +179,8 @@ def main() -> None:
     one_process = _cold(corpus, env, jobs=1)
     shutil.rmtree(OUT / "cache", ignore_errors=True)
     cold, peak = _timed([DMTOOL, "check", "--no-color", str(corpus)], cwd=OUT, env=env)
+    # The best of three cold runs, as the floor's figure is (the machine is shared and noisy).
+    cold = min(cold, _cold(corpus, env, jobs=0))
     print(f"P1 cold check: {cold:.2f} s = {cold / floor:.1f} x floor (target <= 3) "
           f"= {cold / peer:.3f} x peer, on {usable_cores()} cores; in one process (-j 1) "
           f"{one_process:.2f} s = {one_process / floor:.1f} x floor")

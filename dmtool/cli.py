@@ -81,8 +81,8 @@ def _start_up_done() -> None:
               help="Print how many diagnostics each code has instead of listing them "
               "(text or json). Example: dmtool check --statistics")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Processes to check a large tree with; 0 means one per core, 1 checks in "
-              "one process. The report is the same either way. Example: dmtool check -j 1")
+              help="Worker processes for a large tree; 0 means one per core, 1 checks in "
+              "this process alone. The report is the same either way. Example: dmtool check -j 1")
 @click.option("--watch", is_flag=True,
               help="Keep running: re-check whenever a file changes and print only the diagnostics "
               "that appeared or went away. Example: dmtool check --watch content/")

@@ -1,12 +1,15 @@
 """Work spread over the machine's cores: forked children that hand back plain data.
 
 A cold check of a large tree is mostly work on one file or one storybook at a time, so
-it is split into groups of about equal size: this process does the first group itself
-while a forked child does each other group. A child sees this process's memory as it was
-at the fork (the loaded corpus, the schemas, the registered rules), so nothing has to be
-sent to it; it sends back only its answers, marshalled (plain data, as the check cache
-stores it). A child that fails, for whatever reason, only costs time: its work is done
-again here, so the answer never depends on how many cores there were.
+it is split into one group of about equal size per process, and a forked child does each
+group while this process waits for their answers and takes them in. A child sees this
+process's memory as it was at the fork (the loaded corpus, the schemas, the registered
+rules), so nothing has to be sent to it; it sends back only its answers, marshalled
+(plain data, as the check cache stores it). This process doing none of the work itself
+is what keeps it small (it never compiles the validators nor unpacks a storybook), and
+it is no slower: it takes in one child's answers while the other still works. A child
+that fails, for whatever reason, only costs time: its work is done again here, so the
+answer never depends on how many cores there were.
 
 Forking is used only where it is safe and known to be cheap: on systems with fork, from a
 process running no other thread (the language server has threads; it checks in-process).
@@ -115,12 +118,12 @@ class Forked:
 
 
 def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
-           *, minimum_weight: int) -> tuple[list[int], list[tuple[list[int], Forked]]] | None:
-    """Start the children for all groups but the first, when the work is worth it.
+           *, minimum_weight: int) -> list[tuple[list[int], Forked]] | None:
+    """Start a child for each group of the work, when it is worth it.
 
-    Returns (this process's group, [(a child's group, the child)]), or None when the work
-    is too small (below `minimum_weight` in all, or fewer than two groups) or forking is
-    not safe here: then the caller does all of it itself.
+    Returns [(a child's group of indices, the child)], or None when the work is too small
+    (below `minimum_weight` in all, or fewer than two groups) or forking is not safe
+    here: then the caller does all of it itself.
     """
     if jobs <= 1 or sum(weights) < minimum_weight or not can_fork():
         return None
@@ -129,13 +132,13 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
         return None
     children: list[tuple[list[int], Forked]] = []
     try:
-        for group in groups[1:]:
+        for group in groups:
             children.append((group, Forked(lambda group=group: work(group))))
     except OSError:  # no more processes or memory: the rest is done here
         for _, child in children:
             child.close()
         return None
-    return groups[0], children
+    return children
 
 
 def run_ahead(tasks: Sequence[tuple[int, Callable[[], object]]],
@@ -147,15 +150,12 @@ def run_ahead(tasks: Sequence[tuple[int, Callable[[], object]]],
     When the work is too small, or a child fails, nothing is run for it here: the rule
     does that work itself as it goes, exactly as without this step.
     """
-    started = spread([weight for weight, _ in tasks], jobs,
-                     lambda indices: _memos_made(tasks, indices, documents),
-                     minimum_weight=WORTH_SPREADING_BYTES)
-    if started is None:
+    children = spread([weight for weight, _ in tasks], jobs,
+                      lambda indices: _memos_made(tasks, indices, documents),
+                      minimum_weight=WORTH_SPREADING_BYTES)
+    if children is None:
         return
-    mine, children = started
     try:
-        for index in mine:
-            tasks[index][1]()
         for _, child in children:
             changes = child.result()
             if _are_changes(changes, len(documents)):

@@ -187,17 +187,15 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
             _progress(options, len(loaded), len(every_file))
 
     limit = options.max_file_size or MAX_BYTES
-    started = parallel.spread(
+    children = parallel.spread(
         [_size(path, found) for path, found, _ in fresh], options.jobs,
         lambda indices: [_checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
                                            options.max_file_size) for i in indices],
         minimum_weight=parallel.WORTH_SPREADING_BYTES)
-    if started is None:
+    if children is None:
         check_here(list(range(len(fresh))))
         return loaded
-    mine, children = started
     try:
-        check_here(mine)
         for group, child in children:
             answers = child.result()
             if answers is None or len(answers) != len(group):

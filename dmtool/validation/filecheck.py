@@ -18,6 +18,7 @@ from dmtool.loading import SourceDocument, load_text, read_document
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
+from dmtool.validation.corpus import top_fields_of
 from dmtool.validation.facts import (
     DocumentFacts,
     Standing,
@@ -107,10 +108,12 @@ def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name
 
 def _take_from_text(document: SourceDocument) -> None:
     """What the check derives from a clean document alone, while its text is in hand: its
-    suppression comments and every rule's per-document memos (the prose rule screens the
-    text). Each is what the report would compute later anyway; taken now, the text need
-    not be read from disk a second time."""
+    suppression comments, its top-level fields and every rule's per-document memos (the
+    prose rule screens the text). Each is what the report would compute later anyway;
+    taken now, the text need not be read from disk a second time, nor a large book's
+    packed data unpacked again (pipeline._lighten), nor sent unasked for by a worker."""
     comments_of(document)
+    top_fields_of(document)
     for remember in document_memos():
         remember(document)
 

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
-from dmtool.loading import SourceDocument, discover
+from dmtool.loading import discover
 from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
 from dmtool.validation import parallel
 from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
-from dmtool.validation.corpus import Corpus, top_fields_of
+from dmtool.validation.corpus import Corpus
 from dmtool.validation.filecheck import (
     STORED_DATA_BYTES,
     FileResult,
@@ -35,7 +35,7 @@ from dmtool.validation.filecheck import (
 )
 from dmtool.validation.filekeys import Stat, blake2b, digest, readable, stat_of, trustworthy
 from dmtool.validation.heap import release_freed_memory
-from dmtool.validation.rules import document_memos, rule_names
+from dmtool.validation.rules import rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
@@ -264,31 +264,27 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         cache.forget_path(os.path.abspath(path))
         return FileResult([problem], None), None, (pack(problem), can_read)
     content, size = digest(raw), len(raw)
-    if not cache.enabled:
-        text, problems = decode(raw, name)
-        del raw  # see check_decoded
-        result = check_decoded(text, problems, path, name, schemas, max_file_size)
-        _lighten(result, size)
-        if result.document is not None:
-            # Known contents let the rules memoise within this run, as with a cache: the
-            # story graph's work can then be spread and handed back (parallel.run_ahead).
-            result.document.content_key = content
-        return result, None, None
-    if found is not None and trustworthy(found):
-        cache.remember_digest(os.path.abspath(path), found, content)
-    key = record_key(content, name, limit)
-    record = cache.record(key)
+    key: str | None = None
+    record: FileRecord | None = None
+    if cache.enabled:
+        if found is not None and trustworthy(found):
+            cache.remember_digest(os.path.abspath(path), found, content)
+        key = record_key(content, name, limit)
+        record = cache.record(key)
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
         text, problems = decode(raw, name)
         del raw  # see check_decoded
         result = check_decoded(text, problems, path, name, schemas, max_file_size)
-        cache.remember_record(key, result.to_record(size))
+        if key is not None:
+            cache.remember_record(key, result.to_record(size))
         _lighten(result, size)
     if result.document is not None:
+        # Known contents let the rules memoise within the run, with a cache or without:
+        # the story graph's work can then be spread and handed back (parallel.run_ahead).
         result.document.content_key = content
-    return result, key, (content, can_read)
+    return result, key, (content, can_read) if cache.enabled else None
 
 
 def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
@@ -303,9 +299,7 @@ def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
     text, problems = decode(raw, name)
     del raw
     result = check_decoded(text, problems, path, name, schemas, max_file_size)
-    if result.document is not None and result.loaded and not has_errors(result.diagnostics):
-        _remember_rule_memos(result.document)
-    record = result.to_record(size, keep_data=True)
+    record = result.to_record(size, keep_data=True)  # with the memos check_decoded took
     if result.document is not None:
         record.memos = dict(result.document.memos)
     return content, size, record.as_tuple(0)
@@ -341,26 +335,19 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
 
 
 def _lighten(result: FileResult, size: int) -> None:
-    """A large document that checked clean keeps the memos the rules derive from it
-    alone, and its data packed (marshal, then zlib at its fastest level: a twentieth of
-    the memory of the objects, unpacked again in a few milliseconds), so that a rule
-    that needs the data (the story graph's analysis) holds one book's at a time.
-    Documents read as meant (with schema errors) or recovered are left as they are; so are files too large for the fast parser,
-    whose data is needed anyway and whose packed copy would only add to the peak."""
+    """A large document that checked clean keeps the memos the rules derive from it alone
+    (check_decoded took them) and its data packed (marshal, then zlib at its fastest
+    level: a twentieth of the memory of the objects, unpacked again in a few
+    milliseconds), so that a rule that needs the data (the story graph's analysis) holds
+    one book's at a time. Documents read as meant (with schema errors) or recovered are
+    left as they are; so are files too large for the fast parser, whose data is needed
+    anyway and whose packed copy would only add to the peak."""
     document = result.document
     if (not STORED_DATA_BYTES < size <= PACKED_DATA_BYTES or document is None
             or not result.loaded or has_errors(result.diagnostics)):
         return
-    _remember_rule_memos(document)
     packed = zlib.compress(marshal.dumps(document.data), 1)  # prose: a quarter of marshal's
     document.let_go_of_data(lambda: marshal.loads(zlib.decompress(packed)))
-
-
-def _remember_rule_memos(document: SourceDocument) -> None:
-    """The memos every rule derives from the document alone, computed now."""
-    top_fields_of(document)
-    for remember in document_memos():
-        remember(document)
 
 
 def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str:

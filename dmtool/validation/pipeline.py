@@ -264,13 +264,7 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         cache.forget_path(os.path.abspath(path))
         return FileResult([problem], None), None, (pack(problem), can_read)
     content, size = digest(raw), len(raw)
-    key: str | None = None
-    record: FileRecord | None = None
-    if cache.enabled:
-        if found is not None and trustworthy(found):
-            cache.remember_digest(os.path.abspath(path), found, content)
-        key = record_key(content, name, limit)
-        record = cache.record(key)
+    key, record = _known_record(cache, path, name, limit, found, content)
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
@@ -285,6 +279,19 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         # the story graph's work can then be spread and handed back (parallel.run_ahead).
         result.document.content_key = content
     return result, key, (content, can_read) if cache.enabled else None
+
+
+def _known_record(cache: CheckCache, path: Path, name: str, limit: int, found: Stat | None,
+                  content: str) -> tuple[str | None, FileRecord | None]:
+    """For bytes just read (their digest `content`): the stat shortcut remembered when it
+    may be trusted, and the record key with the cache's record of these bytes, if any
+    (None, None without a cache)."""
+    if not cache.enabled:
+        return None, None
+    if found is not None and trustworthy(found):
+        cache.remember_digest(os.path.abspath(path), found, content)
+    key = record_key(content, name, limit)
+    return key, cache.record(key)
 
 
 def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
@@ -316,13 +323,9 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
     sent = FileRecord.from_tuple(packed)
     if sent is None:
         return None
-    limit = options.max_file_size or MAX_BYTES
-    key: str | None = None
-    if cache.enabled:
-        if found is not None and trustworthy(found):
-            cache.remember_digest(os.path.abspath(path), found, content)
-        key = record_key(content, name, limit)
-        known = cache.record(key)
+    key, known = _known_record(cache, path, name, options.max_file_size or MAX_BYTES, found,
+                               content)
+    if key is not None:
         if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
             sent = known
         else:  # what _fresh stores: the data only of a small file, no memos yet

@@ -8,8 +8,9 @@ import pytest
 
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
+from dmtool.validation.facts import DocumentFacts, Standing
 from dmtool.validation.pipeline import CheckOptions, run_check
-from dmtool.validation.rules._manifest_index import counted
+from dmtool.validation.rules._manifest_index import Counting
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -109,8 +110,8 @@ def test_counted_honours_copies_and_filters() -> None:
     corpus.add(_doc({"kind": "devour-card", "id": "b"}))
     corpus.add(_doc({"kind": "coda", "id": "c", "wanderer": "emily"}))
     corpus.add(_doc({"kind": "coda", "id": "d", "wanderer": "other"}))
-    assert sum(n for _, n in counted(corpus, {"kind": "devour-card"})) == 4
-    assert [d.data["id"] for d, _ in counted(corpus, {"kind": "coda", "wanderer": "emily"})] == ["c"]
+    assert sum(n for _, n in Counting(corpus).counted({"kind": "devour-card"})) == 4
+    assert [d.data["id"] for d, _ in Counting(corpus).counted({"kind": "coda", "wanderer": "emily"})] == ["c"]
 
 
 def test_breakdowns_must_add_up(tmp_path: Path) -> None:
@@ -315,3 +316,29 @@ wanderer_stage:
 def test_dice_shapes(tmp_path: Path, change: tuple[str, str], expected: list[str]) -> None:
     files = {"base.yaml": DOM_PARTS, "rules.yaml": GAME_RULES.replace(*change)}
     assert [code for code, _ in _findings(tmp_path, files)] == expected
+
+
+def _first_unsure(corpus: Corpus, counts: dict[str, object]) -> int:
+    """unsure as first written: every field asked of every document, one at a time."""
+    wanted = {k: counts[k] for k in ("wanderer", "expansion") if k in counts}
+    found = 0
+    for document in corpus.readable(str(counts["kind"])):
+        verdicts = [corpus.reads_as(document, key, value) for key, value in wanted.items()]
+        found += False not in verdicts and None in verdicts
+    return found
+
+
+def test_unsure_counts_the_documents_that_cannot_be_told_as_first_defined() -> None:
+    corpus = Corpus()
+    invalid = DocumentFacts(kind="coda", id=None, standing=Standing.INVALID)
+    corpus.add(_doc({"kind": "coda", "id": "a", "wanderer": "emily", "expansion": "mini"}))
+    corpus.add(_doc({"kind": "coda", "id": "b", "wanderer": "other", "expansion": "mini"}))
+    corpus.add(_doc({"kind": "coda", "id": "c", "expansion": "mini"}), invalid)  # no wanderer
+    corpus.add(_doc({"kind": "coda", "id": "d", "wanderer": "other"}), invalid)  # says other
+    corpus.add(_doc({"kind": "coda", "id": "e"}), invalid)  # neither can be told
+    counting = Counting(corpus)
+    for counts in ({"kind": "coda", "wanderer": "emily"}, {"kind": "coda", "expansion": "mini"},
+                   {"kind": "coda", "wanderer": "emily", "expansion": "mini"},
+                   {"kind": "coda", "wanderer": "other", "expansion": "mini"}):
+        assert counting.unsure(counts) == _first_unsure(corpus, counts), counts
+    assert counting.unsure({"kind": "coda", "wanderer": "emily", "expansion": "mini"}) == 2

@@ -68,42 +68,74 @@ def _components(data: dict[str, Any]) -> Iterator[tuple[str, Component]]:
                                         ("components", n, "parts", m), line["id"])
 
 
-def counted(corpus: Corpus, counts: dict[str, Any]) -> list[tuple[SourceDocument, int]]:
-    """The documents a manifest `counts` filter matches, each with how many cards it stands for.
-
-    Partial documents count too: a card with a typo elsewhere is still authored.
-    """
-    found: list[tuple[SourceDocument, int]] = []
-    items_key = counts.get("items")
-    for document in corpus.readable(counts["kind"]):
-        fields = corpus.top_fields(document)  # a storybook is not unpacked to be counted
-        if not _matches(fields, counts):
-            continue
-        if items_key is not None:
-            items = document.data.get(items_key)
-            amount = len(items) if isinstance(items, list) else 0
-        else:
-            copies = fields.get("copies", 1)
-            amount = copies if isinstance(copies, int) else 1
-        found.append((document, amount))
-    return found
+# Equal to no YAML value: what Corpus.reads_as says of a field that does not match.
+_MISMATCH = object()
 
 
-def unsure(corpus: Corpus, counts: dict[str, Any]) -> int:
-    """How many documents of the counted kind might match but cannot be read well enough."""
-    wanted = _filter(counts)
-    found = 0
-    for document in corpus.readable(counts["kind"]):
-        verdicts = [corpus.reads_as(document, key, value) for key, value in wanted.items()]
-        found += False not in verdicts and None in verdicts
-    return found
+class Counting:
+    """The documents manifest `counts` filters look at, read once for every line of every
+    manifest: each counted kind's documents with their top-level fields, and what a field
+    that does not match says (Corpus.reads_as: False, or None when it cannot be told),
+    which depends on the document and the key alone, not on the value looked for."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self._corpus = corpus
+        self._of_kind: dict[str, list[tuple[SourceDocument, dict[str, Any]]]] = {}
+        self._mismatch: dict[tuple[int, str], bool | None] = {}
+
+    def counted(self, counts: dict[str, Any]) -> list[tuple[SourceDocument, int]]:
+        """The documents a `counts` filter matches, each with how many cards it stands for.
+
+        Partial documents count too: a card with a typo elsewhere is still authored.
+        """
+        found: list[tuple[SourceDocument, int]] = []
+        items_key = counts.get("items")
+        wanted = _filter(counts)
+        for document, fields in self._documents(counts["kind"]):
+            if not all(fields.get(key) == value for key, value in wanted.items()):
+                continue
+            if items_key is not None:
+                items = document.data.get(items_key)
+                amount = len(items) if isinstance(items, list) else 0
+            else:
+                copies = fields.get("copies", 1)
+                amount = copies if isinstance(copies, int) else 1
+            found.append((document, amount))
+        return found
+
+    def unsure(self, counts: dict[str, Any]) -> int:
+        """How many documents of the counted kind might match but cannot be read well enough:
+        no field says it does not match, and one cannot be told."""
+        wanted = _filter(counts)
+        found = 0
+        for document, fields in self._documents(counts["kind"]):
+            untold = False
+            for key, value in wanted.items():
+                if fields.get(key) == value:
+                    continue
+                verdict = self._mismatched(document, key)
+                if verdict is False:
+                    break
+                untold = True
+            else:
+                found += untold
+        return found
+
+    def _documents(self, kind: str) -> list[tuple[SourceDocument, dict[str, Any]]]:
+        found = self._of_kind.get(kind)
+        if found is None:  # top_fields: a storybook is not unpacked to be counted
+            found = self._of_kind[kind] = [(d, self._corpus.top_fields(d))
+                                          for d in self._corpus.readable(kind)]
+        return found
+
+    def _mismatched(self, document: SourceDocument, key: str) -> bool | None:
+        slot = (id(document), key)
+        if slot not in self._mismatch:
+            self._mismatch[slot] = self._corpus.reads_as(document, key, _MISMATCH)
+        return self._mismatch[slot]
 
 
 def _filter(counts: dict[str, Any]) -> dict[str, Any]:
     wanted = {k: counts[k] for k in ("wanderer", "expansion") if k in counts}
     wanted.update(counts.get("where", {}))
     return wanted
-
-
-def _matches(data: dict[str, Any], counts: dict[str, Any]) -> bool:
-    return all(data.get(key) == value for key, value in _filter(counts).items())

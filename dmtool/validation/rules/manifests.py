@@ -8,7 +8,7 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.rules._manifest_index import Parts, counted, unsure
+from dmtool.validation.rules._manifest_index import Counting, Parts
 from dmtool.validation.schema_errors import did_you_mean
 
 # How many counted documents to point at in `related` when a line is exceeded.
@@ -21,10 +21,11 @@ REPORTS_IN = frozenset({"manifest"})
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
     known_kinds = _known_kinds(corpus)
+    counting = Counting(corpus)
     for document in corpus.of_kind("manifest"):
         yield from _duplicate_ids(document)
         yield from _breakdowns(document)
-        yield from _counted_lines(corpus, document, known_kinds)
+        yield from _counted_lines(counting, document, known_kinds)
 
 
 def _known_kinds(corpus: Corpus) -> set[str] | None:
@@ -73,7 +74,7 @@ def _breakdowns(document: SourceDocument) -> Iterator[Diagnostic]:
 
 
 def _counted_lines(
-    corpus: Corpus, document: SourceDocument, known_kinds: set[str] | None
+    counting: Counting, document: SourceDocument, known_kinds: set[str] | None
 ) -> Iterator[Diagnostic]:
     short: list[tuple[str, int, int, Location]] = []
     for parts, entry in _entries(document.data):
@@ -88,7 +89,7 @@ def _counted_lines(
                 f"'{entry['name']}'; name an existing kind",
                 hint=did_you_mean(kind, known_kinds))
             continue
-        matched = counted(corpus, counts)
+        matched = counting.counted(counts)
         authored = sum(amount for _, amount in matched)
         if authored > entry["count"]:
             yield diagnose(
@@ -96,7 +97,7 @@ def _counted_lines(
                 f"{authored} {entry['name']} are authored but the manifest lists only "
                 f"{entry['count']}; remove the extra documents or narrow the 'counts' filter",
                 related=tuple(d.locate(()) for d, _ in matched[:_RELATED_LIMIT]))
-        elif authored + unsure(corpus, counts) < entry["count"]:
+        elif authored + counting.unsure(counts) < entry["count"]:
             # A document that may be one of these but cannot be read well enough to say (its
             # wanderer missing, say) might fill the gap: its own diagnostic says what is wrong.
             short.append((entry["name"], authored, entry["count"], document.locate(parts)))

@@ -87,3 +87,10 @@ def build_corpus(target: Path, *, content: Path, storybooks: int, entries: int,
         book.write_text(text, encoding="utf-8")
         made.append(book)
     return made
+
+
+def edit_prose(path: Path, attempt: int) -> None:
+    """A real edit of a generated storybook's data (one word of prose, not a comment); each
+    attempt makes a different text, so no cache can know it."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("the corridor", f"the corridor{attempt}", 1), encoding="utf-8")

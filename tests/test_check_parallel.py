@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import build_corpus
 from dmtool.commands.rules import register_rules
-from dmtool.validation import parallel, pipeline
+from dmtool.validation import parallel, pipeline, session
 from dmtool.validation.pipeline import CheckOptions, check_and_load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,3 +157,33 @@ def test_small_work_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> Non
     children = parallel.spread([60, 60], 2, lambda group: group, minimum_weight=100)
     assert children is not None
     assert [(g, c.result()) for g, c in children] == [([0], [0]), ([1], [1])]
+
+
+def test_rules_without_tasks_run_while_the_tasks_run_ahead(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The story graph's analyses run in children while this process runs the other rules;
+    the story graph's own check runs once their memos are in."""
+    events: list[str] = []
+    finish = parallel.Ahead.finish
+
+    def finishing(self: parallel.Ahead) -> None:
+        assert all(not child._done for _, child in self.children)  # still to be taken in
+        events.append("taken in")
+        finish(self)
+
+    def timed(name: str, check: object) -> object:
+        def run(corpus: object) -> object:
+            events.append(name)
+            return check(corpus)  # type: ignore[operator]
+        return run
+
+    rules = session.rule_checks()
+    monkeypatch.setattr(parallel.Ahead, "finish", finishing)
+    monkeypatch.setattr(session, "rule_checks", lambda: [(n, timed(n, c)) for n, c in rules])
+    alone = _answer(tree, jobs=1, cache=None)
+    events.clear()
+    assert _answer(tree, jobs=2, cache=None) == alone
+    assert events.count("taken in") == 1
+    taken = events.index("taken in")
+    assert "storygraph" in events[taken:] and "references" in events[:taken]
+    assert set(events[taken + 1:]) == set(session.rules_with_tasks())

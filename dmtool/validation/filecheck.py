@@ -163,8 +163,12 @@ def _recovered(text: str, path: Path, name: str, problems: list[Diagnostic],
 
 
 def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | None,
-                schemas: SchemaSet) -> FileResult:
-    """A FileResult rebuilt from the cache: text and data are read only when used."""
+                schemas: SchemaSet, *, made_here: bool = False) -> FileResult:
+    """A FileResult rebuilt from the cache: text and data are read only when used.
+
+    `made_here`: the record was made in this run by a worker (a fork of this process,
+    packing the loader's own output), not read back from disk, so its data needs no
+    shape check."""
     diagnostics = [unpack(d) for d in record.diagnostics]
     if not record.loaded:
         return FileResult(diagnostics, None)
@@ -181,7 +185,7 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
             value = marshal.loads(blob) if blob is not None else None
         except (EOFError, ValueError, TypeError):
             value = None
-        if value is not None and is_json(value):
+        if value is not None and (made_here or is_json(value)):
             return value
         return reparsed_data(path, name, max_file_size)
 

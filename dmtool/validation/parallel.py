@@ -7,7 +7,8 @@ process's memory as it was at the fork (the loaded corpus, the schemas, the regi
 rules), so nothing has to be sent to it; it sends back only its answers, marshalled
 (plain data, as the check cache stores it). This process doing none of the work itself
 is what keeps it small (it never compiles the validators nor unpacks a storybook), and
-it is no slower: it takes in one child's answers while the other still works. A child
+it is no slower: it takes in one child's answers while the other still works, and while
+children run a rule's tasks ahead (start_ahead) it runs the rules that have none. A child
 that fails, for whatever reason, only costs time: its work is done again here, so the
 answer never depends on how many cores there were.
 
@@ -23,6 +24,7 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dmtool.loading import SourceDocument
@@ -141,28 +143,44 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
     return children
 
 
-def run_ahead(tasks: Sequence[tuple[int, Callable[[], object]]],
-              documents: Sequence[SourceDocument], jobs: int) -> None:
-    """Run rule tasks (weight, call) whose results are memos of `documents`, on several
-    cores when worth it: each child sends back the memos its tasks added or changed, and
-    they are entered into this process's documents, so the rule finds its work done.
+@dataclass
+class Ahead:
+    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in."""
 
-    When the work is too small, or a child fails, nothing is run for it here: the rule
-    does that work itself as it goes, exactly as without this step.
+    children: list[tuple[list[int], Forked]]
+    documents: Sequence[SourceDocument]
+
+    def finish(self) -> None:
+        """Wait for every child and enter the memos it sends back (see start_ahead)."""
+        try:
+            for _, child in self.children:
+                changes = child.result()
+                if _are_changes(changes, len(self.documents)):
+                    _enter(changes, self.documents)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        for _, child in self.children:
+            child.close()
+
+
+def start_ahead(tasks: Sequence[tuple[int, Callable[[], object]]],
+                documents: Sequence[SourceDocument], jobs: int) -> Ahead | None:
+    """Start rule tasks (weight, call) whose results are memos of `documents` on several
+    cores, when worth it (None: not started). Meanwhile this process may do other work;
+    once `finish` has run, each child's memos (those its tasks added or changed) are
+    entered into this process's documents, so the rule finds its work done.
+
+    A memo this process made in the meantime is kept (memos are functions of their
+    documents); the locations memos of both are joined (see _enter). When a child fails,
+    nothing is run for it here: the rule does that work itself as it goes, exactly as
+    without this step.
     """
     children = spread([weight for weight, _ in tasks], jobs,
                       lambda indices: _memos_made(tasks, indices, documents),
                       minimum_weight=WORTH_SPREADING_BYTES)
-    if children is None:
-        return
-    try:
-        for _, child in children:
-            changes = child.result()
-            if _are_changes(changes, len(documents)):
-                _enter(changes, documents)
-    finally:
-        for _, child in children:
-            child.close()
+    return None if children is None else Ahead(children, documents)
 
 
 def _marks(document: SourceDocument) -> dict[str, tuple[Any, int]]:

@@ -30,8 +30,13 @@ from dmtool.validation.corpus import Corpus
 from dmtool.validation.facts import facts_of, walker_for
 from dmtool.validation.filecheck import FileResult, check_decoded, check_text
 from dmtool.validation.filekeys import digest
-from dmtool.validation.parallel import run_ahead
-from dmtool.validation.rules import rule_checks, rule_report_kinds, rule_tasks
+from dmtool.validation.parallel import start_ahead
+from dmtool.validation.rules import (
+    rule_checks,
+    rule_report_kinds,
+    rule_tasks,
+    rules_with_tasks,
+)
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
@@ -209,17 +214,30 @@ class CheckSession:
         it are dropped, except a reference to nothing (a mistake of its own, OWN_CODES).
         """
         corpus = self.corpus if self.corpus is not None else self.build_corpus()
-        if self.jobs > 1:  # the rules find the work done ahead in their memos
-            run_ahead(rule_tasks(corpus), corpus.documents + corpus.partial, self.jobs)
+        # The rules with tasks find their work done ahead in their memos; the others run
+        # here while the tasks run on the other cores.
+        ahead = start_ahead(rule_tasks(corpus), corpus.documents + corpus.partial,
+                            self.jobs) if self.jobs > 1 else None
         partial = {document.display for document in corpus.partial}
-        found: list[Diagnostic] = []
         needless = _needless_rules(corpus)
-        for name, rule in rule_checks():
-            if name in needless:
-                continue
-            found.extend(d for d in rule(corpus)
-                         if d.location.path not in partial or d.code in OWN_CODES)
-        return found
+        rules = [(name, rule) for name, rule in rule_checks() if name not in needless]
+        waiting = rules_with_tasks() if ahead is not None else frozenset()
+        findings: dict[str, list[Diagnostic]] = {}
+        try:
+            for name, rule in rules:
+                if name not in waiting:
+                    findings[name] = list(rule(corpus))
+        except BaseException:
+            if ahead is not None:
+                ahead.close()
+            raise
+        if ahead is not None:
+            ahead.finish()
+        for name, rule in rules:
+            if name in waiting:
+                findings[name] = list(rule(corpus))
+        return [d for name, _ in rules for d in findings[name]
+                if d.location.path not in partial or d.code in OWN_CODES]
 
     def refresh_modelines(self) -> None:
         """Look again at the schema files the modelines name (the disk may have changed)."""

@@ -56,6 +56,11 @@ def rule_tasks(corpus: Corpus) -> list[Task]:
             for task in prepare(corpus)]
 
 
+def rules_with_tasks() -> frozenset[str]:
+    """The names of the rules that registered `prepare` (their work may run ahead)."""
+    return frozenset(_REGISTERED_PREPARE)
+
+
 def rule_checks() -> list[tuple[str, RuleCheck]]:
     """(name, check function) for every rule module and registered rule, in name order."""
     checks = {name: check for name, (check, _) in _module_rules().items()}

@@ -28,6 +28,7 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
     twice) are kept once, the first in that order.
     """
     found: list[Path] = []
+    reals: dict[Path, str] = {}  # the real path of each file the walk found
     problems: list[Diagnostic] = []
     for root in paths:
         try:
@@ -36,11 +37,11 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
             problems.append(_unreadable(root, stat_failure_message(root, exc)))
             continue
         if stat.S_ISDIR(info.st_mode):
-            _walk(root, found, problems)
+            _walk(root, found, reals, problems)
         else:
             # read_document reports anything that is not a regular file.
             found.append(root)
-    return _unique(found), problems
+    return _unique(found, reals), problems
 
 
 def is_yaml_name(name: str) -> bool:
@@ -48,14 +49,17 @@ def is_yaml_name(name: str) -> bool:
     return name.lower().endswith(YAML_SUFFIXES)
 
 
-def _walk(root: Path, found: list[Path], problems: list[Diagnostic]) -> None:
-    # Each entry: a directory to list and the real paths of the directories above it,
-    # which is how a link pointing back up (a loop) is recognised.
-    pending: list[tuple[Path, frozenset[str]]] = [(root, frozenset())]
+def _walk(root: Path, found: list[Path], reals: dict[Path, str],
+          problems: list[Diagnostic]) -> None:
+    # Each entry: a directory to list, its real path and the real paths of the directories
+    # above it, which is how a link pointing back up (a loop) is recognised. A real path is
+    # resolved (a system call per part of it) only through a link: an entry that is none
+    # is its directory's real path joined with its name.
+    pending: list[tuple[Path, str, frozenset[str]]] = [
+        (root, os.path.realpath(root), frozenset())]
     walked: set[str] = set()
     while pending:
-        directory, above = pending.pop()
-        real = os.path.realpath(directory)
+        directory, real, above = pending.pop()
         if real in above:
             problems.append(_unreadable(directory, (
                 f"{directory.as_posix()} is a symbolic link back into a directory that "
@@ -77,18 +81,41 @@ def _walk(root: Path, found: list[Path], problems: list[Diagnostic]) -> None:
             path = directory / entry.name
             kind, message = _entry_kind(entry)
             if kind == "dir":
-                pending.append((path, inside))
+                pending.append((path, _real(entry, real), inside))
             elif kind == "file":
                 if is_yaml_name(entry.name):
                     found.append(path)
+                    reals[path] = _real(entry, real)
             elif kind == "loop" or is_yaml_name(entry.name):
                 # A broken entry matters if it was meant as content; a link loop always
                 # does, since it may have been meant as a directory of content.
                 problems.append(_unreadable(path, message))
 
 
+def _real(entry: os.DirEntry[str], folder_real: str) -> str:
+    """The real path of an entry of the folder whose real path is `folder_real`."""
+    if _is_link(entry):
+        return os.path.realpath(entry.path)
+    return os.path.join(folder_real, entry.name)
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True  # not known: resolved the slow way, as a link would be
+
+
 def _entry_kind(entry: os.DirEntry[str]) -> tuple[str, str]:
     """('dir' | 'file' | 'loop' | 'broken' | 'special', why it cannot be used)."""
+    if not _is_link(entry):  # the listing's own file type: no system call on Linux
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                return "dir", ""
+            if entry.is_file(follow_symlinks=False):
+                return "file", ""
+        except OSError:
+            pass  # told below, with the reason
     try:
         info = entry.stat()  # follows symbolic links
     except OSError as exc:
@@ -113,12 +140,15 @@ def _unreadable(path: Path, message: str) -> Diagnostic:
     return diagnose("DM010", Location(path.as_posix(), 1, 1), message)
 
 
-def _unique(found: list[Path]) -> list[Path]:
+def _unique(found: list[Path], reals: dict[Path, str]) -> list[Path]:
     seen: set[str] = set()
     unique: list[Path] = []
     folders: dict[str, str] = {}  # real path of each folder, resolved once for its files
     for path in sorted(found, key=lambda p: p.parts):
-        if os.path.islink(path):
+        known_real = reals.get(path)
+        if known_real is not None:
+            real = known_real
+        elif os.path.islink(path):
             real = os.path.realpath(path)
         else:
             folder, name = os.path.split(path)

@@ -106,11 +106,11 @@ class Corpus:
 
     def _misspelt(self, document: SourceDocument) -> Iterator[tuple[Any, str]]:
         for ref in self.facts(document).references:
-            candidates = self.candidates(ref.kinds)
-            if ref.value not in candidates:
-                meant = closest_id(ref.value, candidates, self.titles(ref.kinds))
-                if meant is not None:
-                    yield ref, meant
+            if any(ref.value in self.defined(kind) for kind in ref.kinds):
+                continue  # found: no need to gather every id it might have meant
+            meant = closest_id(ref.value, self.candidates(ref.kinds), self.titles(ref.kinds))
+            if meant is not None:
+                yield ref, meant
 
     def candidates(self, kinds: Iterable[str]) -> set[str]:
         """Every id defined for any of `kinds`."""

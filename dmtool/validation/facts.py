@@ -149,11 +149,14 @@ def _packed_or_none(facts: DocumentFacts | None) -> tuple[Any, ...] | None:
     return None if facts is None else pack_facts(facts)
 
 
+_STANDINGS = frozenset(standing.value for standing in Standing)
+
+
 def is_packed_facts(value: Any) -> bool:
     """Shape check of packed facts read back from the cache."""
     return (type(value) is tuple and len(value) == 8 and type(value[0]) is str
             and (value[1] is None or type(value[1]) is str)
-            and value[2] in {s.value for s in Standing}
+            and type(value[2]) is str and value[2] in _STANDINGS
             and all(type(part) is tuple for part in value[3:8]))
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from dmtool.validation import filecheck
 from dmtool.validation.cache import FileRecord
+from dmtool.validation.facts import is_packed_facts
 from dmtool.validation.filecheck import from_record, is_json
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
@@ -51,3 +52,11 @@ def test_data_of_the_wrong_shape_on_disk_is_parsed_again(tmp_path: Path) -> None
                          SchemaSet(default_schema_dir()))
     assert result.document is not None
     assert result.document.data == {"kind": "coda", "id": "from-the-file"}
+
+
+def test_packed_facts_of_the_wrong_shape_are_refused_not_raised() -> None:
+    good = ("coda", "a", "trusted", (), (), (), (), ())
+    assert is_packed_facts(good)
+    for bad in (("coda", "a", [], (), (), (), (), ()), ("coda", "a", "sure", (), (), (), (), ()),
+                ("coda", "a", "trusted", [], (), (), (), ()), good[:7]):
+        assert not is_packed_facts(bad), bad

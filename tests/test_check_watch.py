@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.corpus import build_corpus
+from bench.watch_bench import measure
 from dmtool.lsp.watch import Watcher, render_run
+from dmtool.validation.pipeline import CheckOptions, run_check
 from tests.lsp_support import copy_workspace
 
 CODA = Path("content/wanderers/hollis-brandt/codas/the-wheel-turned.yaml")
@@ -109,3 +112,15 @@ def test_watch_prints_text_only(workspace):
     statistics = subprocess.run([sys.executable, "-m", "dmtool.cli", "check", "--watch", "--statistics"],
                                 cwd=workspace, capture_output=True, text=True, check=False, timeout=120)
     assert statistics.returncode == 2 and "drop --format" in statistics.stderr
+
+
+def test_the_live_benchmark_finds_what_a_fresh_check_finds(tmp_path: Path) -> None:
+    """bench/watch_bench.py (P2b in the live session) times a real re-check: after its edits,
+    the session's diagnostics are those of a fresh check of the edited tree."""
+    (tmp_path / "schemas").symlink_to(Path(__file__).resolve().parents[1] / "schemas")
+    [book] = build_corpus(tmp_path / "content", content=Path("content").resolve(),
+                          storybooks=1, entries=60)
+    before = book.read_text(encoding="utf-8")
+    seconds, found = measure(tmp_path / "content", book, runs=2)
+    assert book.read_text(encoding="utf-8") != before and seconds > 0
+    assert found == len(run_check(CheckOptions(paths=(tmp_path / "content",))).diagnostics)

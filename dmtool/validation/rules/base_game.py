@@ -62,7 +62,6 @@ def _dice(document: SourceDocument) -> Iterator[Diagnostic]:
     dice = document.data["sentience_dice"]
     for colour, die in dice["colours"].items():
         faces = die["faces"]
-        where = document.locate(("sentience_dice", "colours", colour, "faces"))
         problems = []
         if len(faces) != dice["sides"]:
             problems.append(f"{len(faces)} faces for a {dice['sides']}-sided die")
@@ -73,7 +72,7 @@ def _dice(document: SourceDocument) -> Iterator[Diagnostic]:
         if missing:
             problems.append(f"no {', '.join(missing)} face")
         if problems:
-            yield diagnose("DM242", where,
+            yield diagnose("DM242", document.locate(("sentience_dice", "colours", colour, "faces")),
                            f"the {colour} die is wrong: {'; '.join(problems)}")
     die = document.data["otherworld_die"]
     if die["sides"] != OTHERWORLD_FACES or die["first_face"] != 1:

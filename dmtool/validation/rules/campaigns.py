@@ -26,10 +26,9 @@ def _chapters(corpus: Corpus, document: SourceDocument) -> Iterator[Diagnostic]:
         chapter = corpus.get("chapter", step["chapter"])
         if chapter is None:
             continue  # an unknown chapter id is DM202's business
-        where = document.locate(("chapters", n, "chapter"))
         if chapter.data["expansion"] != expansion:
             yield diagnose(
-                "DM236", where,
+                "DM236", document.locate(("chapters", n, "chapter")),
                 f"chapter '{step['chapter']}' belongs to '{chapter.data['expansion']}', not to "
                 f"this campaign's expansion '{expansion}'; list only its own chapters",
                 related=(chapter.locate(("expansion",)),))
@@ -38,7 +37,7 @@ def _chapters(corpus: Corpus, document: SourceDocument) -> Iterator[Diagnostic]:
         expected = len(numbers) + 1
         if number != expected:
             yield diagnose(
-                "DM235", where,
+                "DM235", document.locate(("chapters", n, "chapter")),
                 f"chapter '{step['chapter']}' is chapter {number} but stands at place {expected} "
                 "of the campaign; list the chapters in their numbered order, each once",
                 related=(chapter.locate(("number",)),))

@@ -145,18 +145,18 @@ def _families(corpus: Corpus) -> Iterator[Diagnostic]:
     for family in corpus.of_kind("family"):
         family_id = family.data["id"]
         for index, abomination_id in enumerate(family.data["abominations"]):
-            where = family.locate(("abominations", index))
+            listed: Parts = ("abominations", index)  # located only when reported (a parse)
             earlier = listed_by.setdefault(abomination_id, (family, index))
             if earlier[0] is not family:
                 yield diagnose(
-                    "DM256", where,
+                    "DM256", family.locate(listed),
                     f"abomination '{abomination_id}' is already listed by family "
                     f"'{earlier[0].data['id']}'; an abomination belongs to one family only",
                     related=(earlier[0].locate(("abominations", earlier[1])),))
             abomination = corpus.get("abomination", abomination_id)
             if abomination is not None and abomination.data["family"] != family_id:
                 yield diagnose(
-                    "DM256", where,
+                    "DM256", family.locate(listed),
                     f"family '{family_id}' lists abomination '{abomination_id}', which names "
                     f"family '{abomination.data['family']}'; make the two agree",
                     related=(abomination.locate(("family",)),))
@@ -176,13 +176,13 @@ def _punishments(family: SourceDocument) -> Iterator[Diagnostic]:
     seen: set[str] = set()
     for index, punishment in enumerate(family.data["punishments"]):
         name = punishment["abomination"]
-        where = family.locate(("punishments", index, "abomination"))
+        named: Parts = ("punishments", index, "abomination")  # located only when reported
         if name not in members:
-            yield diagnose("DM257", where,
+            yield diagnose("DM257", family.locate(named),
                            f"the punishment names '{name}', which is not one of this family's "
                            f"abominations ({', '.join(members)})")
         elif name in seen:
-            yield diagnose("DM257", where,
+            yield diagnose("DM257", family.locate(named),
                            f"'{name}' already has a punishment; each abomination has exactly one")
         seen.add(name)
     for name in members:

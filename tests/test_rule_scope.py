@@ -25,7 +25,8 @@ TREES = [ROOT / "content", *CASES]
 
 
 def test_the_rules_that_declare_it() -> None:
-    assert set(rule_report_kinds()) >= {"manifests", "chapters", "chapter_supplies", "campaigns"}
+    assert set(rule_report_kinds()) >= {"manifests", "chapters", "chapter_supplies", "campaigns",
+                                        "components"}
 
 
 @pytest.mark.parametrize("tree", TREES, ids=[t.name for t in TREES])

@@ -183,3 +183,8 @@ _EXTRACTORS = {
     "campaign": _campaign,
     "chapter": _uses,
 }
+
+# Every finding is located in the document that names the component: one of the kinds
+# above (chapters and expansion rules for DM218 too, support cards for their counts).
+# See session._needless_rules.
+REPORTS_IN = frozenset(_EXTRACTORS)

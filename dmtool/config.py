@@ -6,7 +6,6 @@ import dataclasses
 import difflib
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -131,6 +130,10 @@ def _from_table(table: dict[str, Any], source: Path) -> Config:
 
 def _read_table(path: Path) -> dict[str, Any] | None:
     """The settings table of a config file, or None for a pyproject.toml without one."""
+    # Imported only when there is a file to read: most hook runs find none, and the
+    # parser's regular expressions are a fifth of a one-file check's own imports.
+    import tomllib
+
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)

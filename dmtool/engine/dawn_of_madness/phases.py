@@ -15,7 +15,7 @@ from dmtool.engine.dawn_of_madness.outcome import end_of_action, need_ongoing, n
 from dmtool.engine.dawn_of_madness.placement import place
 from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.story import holds
-from dmtool.engine.dawn_of_madness.turns import active_characters
+from dmtool.engine.dawn_of_madness.turns import active_characters, monster_may_act
 
 RUNAWAY = 500  # monster turns in one advance before the engine assumes a loop
 step = RULES.step
@@ -56,7 +56,7 @@ def _activate(ctx: Ctx, action: Action) -> None:
     free = bool(action.arg("free", False))
     if not free:
         need_phase(ctx, "action")
-        if m.id not in active_characters(ctx.state):
+        if not monster_may_act(ctx.state, m):
             raise Reject("not_your_turn", f"{m.id} is not the active character.")
     activate(ctx, m, free=free)
     end_of_action(ctx)

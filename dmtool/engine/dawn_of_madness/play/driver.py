@@ -71,9 +71,11 @@ def decide(state: GameState, catalog: Catalog, chooser: Player) -> tuple[Action,
         raise EngineFault(f"nothing can act in the {state.phase} phase")
     if active[0] in state.monsters:  # a monster's turn (the active are all monsters or all
         # wanderers, see `active_characters`): no menu to list
-        monsters = [Action("activate", None, {"monster": cid}) for cid in active]
+        if len(active) == 1:
+            return Action("activate", None, {"monster": active[0]}), None
         # A tie among monsters on the track: the players pick which acts.
-        return (monsters[0] if len(monsters) == 1 else chooser.action(monsters)), None
+        return chooser.action([Action("activate", None, {"monster": cid})
+                               for cid in active]), None
     menu = Menu(state, catalog, active)
     legal = Legality(state, catalog, active)
     if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`

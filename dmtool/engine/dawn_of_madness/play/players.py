@@ -141,12 +141,13 @@ class Chooser:
             if picked is not None:
                 return picked
         key, default = question.keys[0], question.default  # `Question.key`, read once
+        options: tuple[Any, ...]
         if key in YES_NO and question.valid(key, True):
-            options = [True, default]
-        else:
-            options = list(question.options)
+            options = (True, default)
+        else:  # the question's own tuple, copied only when the default joins it
+            options = question.options
             if default is not REQUIRED and default not in options:
-                options.append(default)
+                options = (*options, default)
         if not options:
             raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
         return key, options[self._below(len(options))]

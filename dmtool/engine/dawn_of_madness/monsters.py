@@ -199,7 +199,7 @@ def _resolve_action(ctx: Ctx, m: Monster, plan: MonsterPlan, action: MonsterActi
         run_effects(ctx, action.effects)
         abilities = plan.active_abilities(m.rifts)
         for ability in abilities:
-            if m.id not in ctx.state.monsters or ctx.halted:
+            if m.id not in ctx.state.monsters or ctx.halted():
                 break
             ctx.emit("rift_ability", monster=m.id, requires=ability["requires"])
             run_effects(ctx, ability.get("effects", []))

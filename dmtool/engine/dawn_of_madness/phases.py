@@ -67,7 +67,7 @@ def _advance(ctx: Ctx, action: Action) -> None:
     """Monsters take their turns until a wanderer is the active character or the phase ends."""
     need_phase(ctx, "action")
     for _ in range(RUNAWAY):
-        if ctx.state.phase != "action" or ctx.halted:
+        if ctx.state.phase != "action" or ctx.halted():
             return
         active = active_characters(ctx.state)
         if not active or active[0] in ctx.state.wanderers:
@@ -110,7 +110,7 @@ def _event_phase(ctx: Ctx, action: Action) -> None:
             story.resolve_entry(ctx, catalog.round_trackers[state.round - 1])
     with ctx.acting(who=state.central):
         for card, when in _spawn_gates(catalog, state.stage, state.ending):
-            if ctx.halted:
+            if ctx.halted():
                 break
             if card not in state.spawned_cards and holds(ctx, when):
                 shard = place(ctx, card, "random")

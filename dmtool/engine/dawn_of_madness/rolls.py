@@ -75,7 +75,7 @@ def help_loop(ctx: Ctx, w: Wanderer, pool: Pool) -> None:
     extra_die: in a release test, 1 mental capacity buys one die of any colour;
     coda: in a confrontation, one unexhausted coda adds its back's dice and is exhausted.
     """
-    while not ctx.halted:
+    while not ctx.halted():
         offers = _offers(ctx, w, pool)
         if not offers:
             return
@@ -272,7 +272,7 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
                                      if every_colour or c in needed}, why)
     help_loop(ctx, w, pool)
     gap = missing(pool.dice, need)
-    if gap and not ctx.halted:
+    if gap and not ctx.halted():
         # A domain helps if it is a missing one, or a sphere (wild) of a missing colour.
         helps = {*gap, *[(c, "sphere") for c, _ in gap]}
         offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=helps.__contains__)

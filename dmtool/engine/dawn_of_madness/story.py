@@ -23,7 +23,7 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     frame = ctx.frame
     frame.depth += 1
     mine = frame.depth
-    # `ctx.halted` written out: it is asked before every effect (`frame` is `ctx.frame`
+    # `ctx.halted()` written out: it is asked before every effect (`frame` is `ctx.frame`
     # whenever control is back in this loop: handlers restore the frames they open).
     state = ctx.state
     try:

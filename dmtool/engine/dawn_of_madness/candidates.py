@@ -135,6 +135,7 @@ SECTIONS: tuple[Section, ...] = (
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
 KINDS = tuple(section.kind for section in SECTIONS)
 BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
+_new_tuple = tuple.__new__
 REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
 # The kinds `Menu.hopeless_item` judges item by item (the others never: callers skip it).
 ITEM_JUDGED = frozenset({"existence"})
@@ -154,7 +155,9 @@ class Slot(NamedTuple):
 
 def make_slot(wanderer: str, section: int, card: str | None = None) -> Slot:
     """A slot with its kind filled in (read for every slot of every random decision)."""
-    return Slot(wanderer, section, card, "support" if card is not None else KINDS[section])
+    # tuple.__new__ rather than Slot(...): see `new_action`.
+    return _new_tuple(Slot, (wanderer, section, card,
+                             "support" if card is not None else KINDS[section]))
 
 
 def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
@@ -221,7 +224,6 @@ def listing_for(wanderers: tuple[str, ...], offers: tuple[tuple[str, str], ...])
 
 
 MAX_BASE_COST = max(BASE_COSTS)
-_new_tuple = tuple.__new__
 
 
 class Standing(NamedTuple):

@@ -183,7 +183,7 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
     cards: list[tuple[str, list[Domain]]] = []
     if w.domain_cards:
         cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]
-        cards = [(cid, ds) for cid, ds in cards if any(useful(d) for d in ds)]
+        cards = [(cid, ds) for cid, ds in cards if _any_useful(ds, useful)]
     extra: list[Domain] = []
     if stored:
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored domains",
@@ -209,6 +209,15 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
             pool.cards.append(cid)
     pool.spent.extend(extra)
     return extra
+
+
+def _any_useful(domains: list[Domain], useful: Callable[[Domain], bool]) -> bool:
+    """`any(map(useful, domains))` as a loop: a generator (or map over a lambda) is resumed
+    from C, and every test a wanderer holding cards takes asks this of each card."""
+    for d in domains:  # noqa: SIM110
+        if useful(d):
+            return True
+    return False
 
 
 def _spend_ok(w: Wanderer, answer: Any, useful: Callable[[Domain], bool]) -> bool:

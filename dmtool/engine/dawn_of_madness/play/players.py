@@ -92,6 +92,12 @@ class Chooser:
 
     def action(self, actions: list[Action]) -> Action:
         """A pick among actions that are all legal."""
+        if self.policy == "random" and len({a.kind for a in actions}) == 1:
+            # `pick`'s draws when every action is of one kind (the monsters tied on the
+            # track): that kind, a draw among one, then the action, the first one tried
+            # being legal. Asked on every tie, so without grouping or trying.
+            self._below(1)
+            return actions[self._below(len(actions))]
         return self.pick(actions, lambda _: True)
 
     def pick(self, candidates: list[Action], legal: Callable[[Action], bool]) -> Action:

@@ -121,7 +121,7 @@ def choose_target(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
     if len(found) <= 1:
         return found[0] if found else None
     pick = ctx.answer("target", f"{m.id} has several equally near targets",
-                      tuple(w.id for w in found))
+                      tuple([w.id for w in found]))
     return ctx.wanderer(pick)
 
 

@@ -127,7 +127,7 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
                 on_event(event)
         if keep_states:
             states.append(state)
-        if state.game_over:
+        if state.is_over():
             return GameResult(state, log, record, states=states, steps=count)
         action = None
     return GameResult(state, log, record, stalled=True, states=states, steps=MAX_STEPS)

@@ -92,6 +92,8 @@ class Chooser:
 
     def action(self, actions: list[Action]) -> Action:
         """A pick among actions that are all legal."""
+        if self.policy == "greedy" and actions:  # `pick`: the first legal, all are
+            return actions[0]
         if self.policy == "random" and len({a.kind for a in actions}) == 1:
             # `pick`'s draws when every action is of one kind (the monsters tied on the
             # track): that kind, a draw among one, then the action, the first one tried

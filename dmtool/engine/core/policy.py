@@ -35,7 +35,7 @@ class Question(NamedTuple):
     def valid(self, key: str, answer: Any) -> bool:
         if self.accepts is not None and self.accepts(key, answer):
             return True
-        return key == self.key and answer in self.options
+        return key == self.keys[0] and answer in self.options  # `key`, without its getter
 
 
 class Policy(Protocol):

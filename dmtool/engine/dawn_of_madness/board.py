@@ -32,11 +32,12 @@ class _GridRows(dict[int, dict[int, int]]):
     def __init__(self, layout: list[int]) -> None:
         super().__init__()
         self._layout = tuple(layout)
-        self._cell = {shard: i for i, shard in enumerate(layout)}
+        self._cell = dict(zip(layout, range(len(layout))))
 
     def __missing__(self, shard: int) -> dict[int, int]:
-        far = _GRID_4x4[0][self._cell[shard]]
-        row = self[shard] = {other: far[i] for i, other in enumerate(self._layout)}
+        # zip in C rather than a comprehension: a game makes a dozen rows, the same keys in
+        # the same (layout) order.
+        row = self[shard] = dict(zip(self._layout, _GRID_4x4[0][self._cell[shard]]))
         return row
 
 
@@ -51,6 +52,8 @@ def _grid_cells(width: int, size: int) -> tuple[tuple[tuple[int, ...], ...],
 
 
 _GRID_4x4 = _grid_cells(4, len(SHARDS))
+# The cells `grid_paths` joins on a full 4x4 grid, in its order (a board per game names them).
+_GRID_4x4_PATHS = tuple(grid_paths(range(len(SHARDS))))
 
 
 @dataclass
@@ -85,7 +88,8 @@ class Board:
             return cls(grid_paths(layout, width=width))
         near = _GRID_4x4[1]
         adj = {shard: sorted([layout[j] for j in near[i]]) for i, shard in enumerate(layout)}
-        return cls(grid_paths(layout, width=width), _GridRows(layout), adj)
+        paths = [(layout[a], layout[b]) for a, b in _GRID_4x4_PATHS]  # = grid_paths(layout)
+        return cls(paths, _GridRows(layout), adj)
 
     def _bfs(self, start: int) -> dict[int, int]:
         dist = {start: 0}

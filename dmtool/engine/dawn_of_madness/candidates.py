@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from dmtool.engine.dawn_of_madness.actions import Action
+from dmtool.engine.dawn_of_madness.actions import Action, new_action
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, domain_text
 from dmtool.engine.dawn_of_madness.legacy import consumables
@@ -135,6 +135,7 @@ SECTIONS: tuple[Section, ...] = (
 SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
 KINDS = tuple(section.kind for section in SECTIONS)
 BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
+_new_tuple = tuple.__new__
 REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
 # The kinds `Menu.hopeless_item` judges item by item (the others never: callers skip it).
 ITEM_JUDGED = frozenset({"existence"})
@@ -154,7 +155,9 @@ class Slot(NamedTuple):
 
 def make_slot(wanderer: str, section: int, card: str | None = None) -> Slot:
     """A slot with its kind filled in (read for every slot of every random decision)."""
-    return Slot(wanderer, section, card, "support" if card is not None else KINDS[section])
+    # tuple.__new__ rather than Slot(...): see `new_action`.
+    return _new_tuple(Slot, (wanderer, section, card,
+                             "support" if card is not None else KINDS[section]))
 
 
 def support_offers(state: GameState, catalog: Catalog) -> tuple[tuple[str, str], ...]:
@@ -245,16 +248,18 @@ class Table(NamedTuple):
 
 def standing(state: GameState, w: Wanderer) -> Standing:
     here = state.shards.get(w.shard) if w.shard is not None else None  # None: off the board
-    return Standing(bool(w.trapped), w.support_last, min(w.mc, MAX_BASE_COST),
-                    "domain" in w.used, "search" in w.used,
-                    here is not None and here.has("void"),
-                    here is not None and here.has("completed"))
+    # tuple.__new__ rather than Standing(...): see `new_action` (read every decision).
+    return _new_tuple(Standing, (bool(w.trapped), w.support_last, min(w.mc, MAX_BASE_COST),
+                                 "domain" in w.used, "search" in w.used,
+                                 here is not None and here.has("void"),
+                                 here is not None and here.has("completed")))
 
 
 def table(state: GameState) -> Table:
-    return Table(state.stage == "finale" or state.abomination not in state.monsters
-                 or state.confrontation["active"] is None,
-                 not state.decks.get("domain") and not state.decks.get("domain_discard"))
+    return _new_tuple(Table, (state.stage == "finale" or state.abomination not in state.monsters
+                              or state.confrontation["active"] is None,
+                              not state.decks.get("domain")
+                              and not state.decks.get("domain_discard")))
 
 
 def refused(slot: Slot, w: Standing, t: Table) -> bool:
@@ -292,7 +297,7 @@ class Menu:
     def __init__(self, state: GameState, catalog: Catalog, active: list[str]) -> None:
         self.state, self.catalog = state, catalog
         monsters = state.monsters
-        self.activations = [Action("activate", None, {"monster": cid})
+        self.activations = [new_action("activate", None, {"monster": cid})
                             for cid in active if cid in monsters]
         # The active characters are all monsters or all wanderers (`active_characters`).
         wanderers = () if self.activations and len(self.activations) == len(active) else tuple(
@@ -372,7 +377,7 @@ class Menu:
         return "support", slot.wanderer, {"card": slot.card, section.kind: args}
 
     def action(self, slot: Slot, item: Any) -> Action:
-        return Action(*self.entry(slot, item))
+        return new_action(*self.entry(slot, item))
 
     def kinds(self) -> list[str]:
         """Wanderer action kinds with a candidate, in order of first appearance."""

@@ -69,12 +69,12 @@ def attack(ctx: Ctx, w: Wanderer, m: Monster, rift: Domain) -> None:
 
     matches = {(colour, kind), (colour, "sphere")}.__contains__  # spheres are wild
     hits = sum(map(matches, pool.dice))  # True counts 1: no generator
-    if not ctx.halted:
+    if not ctx.halted():
         extra = offer_spending(ctx, w, pool, useful=matches,
                                auto=lambda stored, cards: (stored, [c for c, _ in cards]))
         hits += sum(map(matches, extra))
     ctx.emit("attack", wanderer=w.id, monster=m.id, rift=domain_text(rift), damage=hits)
-    if hits <= 0 or ctx.halted:
+    if hits <= 0 or ctx.halted():
         return
     if wound_monster(ctx, m, hits, by=w.id, cause="attack"):
         return
@@ -96,7 +96,7 @@ def confront(ctx: Ctx, w: Wanderer, abomination: Monster) -> None:
     if pool.coda_used is not None and pool.coda_used not in w.exhausted:
         w.exhausted.append(pool.coda_used)
         ctx.emit("coda_exhausted", wanderer=w.id, coda=pool.coda_used)
-    if not passed or ctx.halted:
+    if not passed or ctx.halted():
         return
     killed = wound_monster(ctx, abomination, card["damage"], by=w.id, cause="confrontation")
     if card.get("existence_reward"):

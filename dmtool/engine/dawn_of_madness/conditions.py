@@ -55,7 +55,11 @@ def _token_on_shard(ctx: Ctx, spec: dict[str, Any]) -> bool:
 
 @condition("score_at_least")
 def _score_at_least(ctx: Ctx, spec: dict[str, int]) -> bool:
-    return all(ctx.state.scores.get(e, 0) >= n for e, n in spec.items())
+    scores = ctx.state.scores
+    for ending, n in spec.items():  # noqa: SIM110 (a loop: a generator is resumed from C)
+        if scores.get(ending, 0) < n:
+            return False
+    return True
 
 
 @condition("round_at_least")

@@ -50,8 +50,10 @@ class Ctx(Context):
     outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in
     epilogue: bool = False  # resolving the end of the stage: effects run after it ended
 
-    @property
+    # A method, not a property: asked a few hundred times a game, and the interpreter calls
+    # a property's getter from C, at several times the cost of a plain method call.
     def halted(self) -> bool:
+        """The stage is over (outside the epilogue) or the current frame has ended."""
         return (self.state.outcome != "ongoing" and not self.epilogue) or self.frame.ended
 
     def wanderer(self, wid: str) -> Wanderer:

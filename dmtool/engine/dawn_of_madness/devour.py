@@ -130,7 +130,7 @@ def refresh_cards(ctx: Ctx) -> None:
     if not ctx.state.devour_rule:
         return
     for w in list(ctx.state.wanderers.values()):
-        if ctx.halted:
+        if ctx.halted():
             return
         if w.alive and tokens_at(ctx, w.shard):
             resolve_card(ctx, w)

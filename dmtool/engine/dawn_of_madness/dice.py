@@ -40,6 +40,11 @@ class SeededDice:
     def d6(self, state: GameState, who: str, counts: dict[str, int],
            why: str) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
+        if len(counts) == 1:  # most rolls are of one colour: no walk over the five
+            [(colour, n)] = counts.items()
+            if n > 0 and colour in FACES:
+                state.rng, out[colour] = rng.picks(state.rng, FACES[colour], n)
+            return out
         for colour in COLOURS:
             n = counts.get(colour, 0)
             if n > 0:

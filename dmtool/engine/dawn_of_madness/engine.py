@@ -52,7 +52,9 @@ def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *
         if not isinstance(action, Action):
             action = parse_action(action)
         work = state if in_place else state.clone()
-        ctx = Ctx(work, catalog, dice, policy, step=step)
+        # Positional: a class called with a keyword argument goes through a slower path
+        # in the interpreter (a dict of keywords made and taken apart), once per step.
+        ctx = Ctx(work, catalog, dice, policy, [], step)
         if action.kind in SYSTEM_STEPS:
             RULES.steps[action.kind](ctx, action)
         else:

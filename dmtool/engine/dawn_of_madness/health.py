@@ -124,14 +124,14 @@ def die(ctx: Ctx, w: Wanderer) -> None:
                       why=f"death of {w.id}")
     w.mc = 0
     abomination = state.abomination
-    if abomination and abomination in state.monsters and not ctx.halted:
+    if abomination and abomination in state.monsters and not ctx.halted():
         punishment = ctx.catalog.monster(abomination).get("death_punishment", {})
         if punishment.get("effects"):
             ctx.emit("death_punishment", abomination=abomination, wanderer=w.id)
             with ctx.acting(who=w.id, monster=abomination):
                 run_effects(ctx, punishment["effects"])
     if state.stage == "finale":
-        if w.id == state.central and not ctx.halted:
+        if w.id == state.central and not ctx.halted():
             central_died(ctx)
         return
     if not state.living() and not any(ctx.frozen(o) for o in state.wanderers.values()):

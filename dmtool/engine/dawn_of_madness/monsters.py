@@ -121,7 +121,7 @@ def choose_target(ctx: Ctx, m: Monster, toward: str = "nearest_wanderer",
     if len(found) <= 1:
         return found[0] if found else None
     pick = ctx.answer("target", f"{m.id} has several equally near targets",
-                      tuple(w.id for w in found))
+                      tuple([w.id for w in found]))
     return ctx.wanderer(pick)
 
 
@@ -199,7 +199,7 @@ def _resolve_action(ctx: Ctx, m: Monster, plan: MonsterPlan, action: MonsterActi
         run_effects(ctx, action.effects)
         abilities = plan.active_abilities(m.rifts)
         for ability in abilities:
-            if m.id not in ctx.state.monsters or ctx.halted:
+            if m.id not in ctx.state.monsters or ctx.halted():
                 break
             ctx.emit("rift_ability", monster=m.id, requires=ability["requires"])
             run_effects(ctx, ability.get("effects", []))

@@ -15,7 +15,7 @@ from dmtool.engine.dawn_of_madness.outcome import end_of_action, need_ongoing, n
 from dmtool.engine.dawn_of_madness.placement import place
 from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.story import holds
-from dmtool.engine.dawn_of_madness.turns import active_characters
+from dmtool.engine.dawn_of_madness.turns import active_characters, monster_may_act
 
 RUNAWAY = 500  # monster turns in one advance before the engine assumes a loop
 step = RULES.step
@@ -56,7 +56,7 @@ def _activate(ctx: Ctx, action: Action) -> None:
     free = bool(action.arg("free", False))
     if not free:
         need_phase(ctx, "action")
-        if m.id not in active_characters(ctx.state):
+        if not monster_may_act(ctx.state, m):
             raise Reject("not_your_turn", f"{m.id} is not the active character.")
     activate(ctx, m, free=free)
     end_of_action(ctx)
@@ -67,7 +67,7 @@ def _advance(ctx: Ctx, action: Action) -> None:
     """Monsters take their turns until a wanderer is the active character or the phase ends."""
     need_phase(ctx, "action")
     for _ in range(RUNAWAY):
-        if ctx.state.phase != "action" or ctx.halted:
+        if ctx.state.phase != "action" or ctx.halted():
             return
         active = active_characters(ctx.state)
         if not active or active[0] in ctx.state.wanderers:
@@ -110,7 +110,7 @@ def _event_phase(ctx: Ctx, action: Action) -> None:
             story.resolve_entry(ctx, catalog.round_trackers[state.round - 1])
     with ctx.acting(who=state.central):
         for card, when in _spawn_gates(catalog, state.stage, state.ending):
-            if ctx.halted:
+            if ctx.halted():
                 break
             if card not in state.spawned_cards and holds(ctx, when):
                 shard = place(ctx, card, "random")

@@ -33,7 +33,7 @@ def _refresh(ctx: Ctx, action: Action) -> None:
     need_phase(ctx, "refresh")
     stage = ctx.state.stage
     for name, stages, fn in REFRESH_STEPS:
-        if ctx.halted:
+        if ctx.halted():
             return
         if stage in stages:
             ctx.emit("refresh_step", name=name)
@@ -59,7 +59,7 @@ def _respawn(ctx: Ctx) -> None:
 def respawn_all(ctx: Ctx) -> None:
     """Every dead wanderer respawns; the players choose the order when several do."""
     dead = [w.id for w in ctx.state.wanderers.values() if not w.alive]
-    while dead and not ctx.halted:
+    while dead and not ctx.halted():
         wid = dead[0] if len(dead) == 1 else ctx.answer(
             "respawn_order", "Several wanderers respawn: who goes first?", tuple(dead))
         dead.remove(wid)

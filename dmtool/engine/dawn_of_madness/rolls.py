@@ -75,7 +75,7 @@ def help_loop(ctx: Ctx, w: Wanderer, pool: Pool) -> None:
     extra_die: in a release test, 1 mental capacity buys one die of any colour;
     coda: in a confrontation, one unexhausted coda adds its back's dice and is exhausted.
     """
-    while not ctx.halted:
+    while not ctx.halted():
         offers = _offers(ctx, w, pool)
         if not offers:
             return
@@ -183,7 +183,7 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
     cards: list[tuple[str, list[Domain]]] = []
     if w.domain_cards:
         cards = [(cid, _card_domains(ctx, cid)) for cid in w.domain_cards]
-        cards = [(cid, ds) for cid, ds in cards if any(useful(d) for d in ds)]
+        cards = [(cid, ds) for cid, ds in cards if _any_useful(ds, useful)]
     extra: list[Domain] = []
     if stored:
         answer = ctx.answer("spend_domains", f"{w.id} may spend stored domains",
@@ -209,6 +209,15 @@ def offer_spending(ctx: Ctx, w: Wanderer, pool: Pool, *, useful: Callable[[Domai
             pool.cards.append(cid)
     pool.spent.extend(extra)
     return extra
+
+
+def _any_useful(domains: list[Domain], useful: Callable[[Domain], bool]) -> bool:
+    """`any(map(useful, domains))` as a loop: a generator (or map over a lambda) is resumed
+    from C, and every test a wanderer holding cards takes asks this of each card."""
+    for d in domains:  # noqa: SIM110
+        if useful(d):
+            return True
+    return False
 
 
 def _spend_ok(w: Wanderer, answer: Any, useful: Callable[[Domain], bool]) -> bool:
@@ -272,7 +281,7 @@ def requirement_test(ctx: Ctx, w: Wanderer, need: list[Domain], *, kind: str = "
                                      if every_colour or c in needed}, why)
     help_loop(ctx, w, pool)
     gap = missing(pool.dice, need)
-    if gap and not ctx.halted:
+    if gap and not ctx.halted():
         # A domain helps if it is a missing one, or a sphere (wild) of a missing colour.
         helps = {*gap, *[(c, "sphere") for c, _ in gap]}
         offer_spending(ctx, w, pool, auto=minimal_for(gap), useful=helps.__contains__)

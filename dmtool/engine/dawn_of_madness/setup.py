@@ -104,7 +104,7 @@ def _lineage(ctx: Ctx) -> None:
         return
     tokens = state.lineage.get(family, [])
     for punishment in catalog.families.get(family, {}).get("punishments", []):
-        if punishment.get("abomination") in tokens and not ctx.halted:
+        if punishment.get("abomination") in tokens and not ctx.halted():
             ctx.emit("lineage_punishment", family=family,
                      abomination=punishment["abomination"])
             with ctx.in_frame(Frame("effect")), ctx.acting(who=state.central):

@@ -78,12 +78,18 @@ class GameState:
         """Wanderers in play: the dead are out of the game until they respawn."""
         return [w for w in self.wanderers.values() if w.alive]
 
-    @property
-    def game_over(self) -> bool:
-        """A failed wanderer stage ends the game; so does a concluded (or ended) finale."""
+    def is_over(self) -> bool:
+        """A failed wanderer stage ends the game; so does a concluded (or ended) finale.
+        (A method for the game loop, which asks after every step: a property's getter is
+        called from C, at several times the cost.)"""
         if self.stage == "finale":
             return self.outcome != "ongoing"
         return self.outcome == "failed"
+
+    @property
+    def game_over(self) -> bool:
+        """`is_over()`, as the state's readers and views ask it."""
+        return self.is_over()
 
     def campaign_view(self) -> dict[str, Any]:
         """What this game would hand to the campaign state: unlocked cards, legacy cards,

@@ -23,7 +23,7 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     frame = ctx.frame
     frame.depth += 1
     mine = frame.depth
-    # `ctx.halted` written out: it is asked before every effect (`frame` is `ctx.frame`
+    # `ctx.halted()` written out: it is asked before every effect (`frame` is `ctx.frame`
     # whenever control is back in this loop: handlers restore the frames they open).
     state = ctx.state
     try:
@@ -68,9 +68,17 @@ def resolve_entry(ctx: Ctx, number: int) -> None:
 def encounter(ctx: Ctx, wanderer: str, number: int, *, summoned: bool = False,
               card: str | None = None) -> None:
     """A wanderer enters an encounter; a summoned dead wanderer counts as alive inside it."""
-    frame = Frame("encounter", wanderer=wanderer, summoned=summoned)
+    frame = Frame("encounter", wanderer, summoned)
     ctx.emit("encounter_started", wanderer=wanderer, entry=number, card=card, summoned=summoned)
-    with ctx.in_frame(frame), ctx.acting(who=wanderer):
+    # `with ctx.in_frame(frame), ctx.acting(who=wanderer)` written out: a game enters dozens
+    # of encounters, and each manager costs an object and two calls made from C.
+    outer, who, monster = ctx.frame, ctx.who, ctx.monster
+    ctx.outer.append(outer)
+    ctx.frame, ctx.who, ctx.monster = frame, wanderer, None
+    try:
         resolve_entry(ctx, number)
+    finally:
+        ctx.frame, ctx.who, ctx.monster = outer, who, monster
+        ctx.outer.pop()
     reason = "death" if frame.death_depth is not None else "end" if frame.ended else "done"
     ctx.emit("encounter_ended", wanderer=wanderer, entry=number, reason=reason)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from dmtool.engine.dawn_of_madness.records import Monster
     from dmtool.engine.dawn_of_madness.state import GameState
 
 
@@ -41,6 +42,22 @@ def active_characters(state: GameState) -> list[str]:
         else:
             wanderers.append(w.id)
     return wanderers if level > top else monsters
+
+
+def monster_may_act(state: GameState, m: Monster) -> bool:
+    """Whether `m` is among `active_characters(state)`, without listing them (asked on every
+    monster turn): its tracker is the highest above zero, no living wanderer's is higher
+    (a tie goes to the monsters)."""
+    mc = m.mc
+    if state.phase != "action" or state.outcome != "ongoing" or mc <= 0:
+        return False
+    for o in state.monsters.values():
+        if o.mc > mc:
+            return False
+    for w in state.wanderers.values():  # noqa: SIM110 (a loop, not a generator: hot path)
+        if w.alive and w.mc > mc:
+            return False
+    return True
 
 
 def phase_over(state: GameState) -> bool:

@@ -36,7 +36,7 @@ def _remove_token(ctx: Ctx, spec: dict[str, Any]) -> None:
 def _spawn_terror(ctx: Ctx, spec: dict[str, Any]) -> None:
     used: set[int] = set()
     for _ in range(spec.get("count", 1)):
-        if ctx.halted:
+        if ctx.halted():
             return
         card = spec["terror"]
         if card == "random":

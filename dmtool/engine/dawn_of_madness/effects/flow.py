@@ -60,7 +60,7 @@ def _may(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
 @effect("all_wanderers")
 def _all_wanderers(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     for w in list(ctx.state.wanderers.values()):
-        if ctx.halted:
+        if ctx.halted():
             return
         if ctx.counts_alive(w):
             with ctx.acting(who=w.id):

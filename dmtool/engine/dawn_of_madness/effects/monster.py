@@ -57,7 +57,7 @@ def _on_each_target(ctx: Ctx, m: Monster, spec: dict[str, Any],
     saved = ctx.who
     try:
         for w in _targets(ctx, m, spec):
-            if ctx.halted:
+            if ctx.halted():
                 return
             ctx.who = w.id
             hit(w)
@@ -99,5 +99,5 @@ def _resolve_card(ctx: Ctx, _: Any) -> None:
     card = ctx.catalog.confrontation_card(m.id, number)
     ctx.emit("confrontation_resolved", card=number)
     run_effects(ctx, card["special_action"].get("effects", []))
-    if not ctx.halted and m.id in ctx.state.monsters:
+    if not ctx.halted() and m.id in ctx.state.monsters:
         reveal_confrontation(ctx)

@@ -187,7 +187,7 @@ def _gain_condition(ctx: Ctx, spec: dict[str, Any]) -> None:
     w = ctx.need_resolver("gain_condition")
     kind = spec["type"]
     for _ in range(spec.get("count", 1)):
-        if ctx.halted:
+        if ctx.halted():
             return
         if kind == WITHERED and w.conditions.get(kind, 0) + 1 >= WITHERED_LIMIT \
                 and ctx.state.stage == "wanderer":

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dmtool.engine.dawn_of_madness.actions import Action, parse_action
+from dmtool.engine.dawn_of_madness.actions import Action, new_action, parse_action
 from dmtool.engine.dawn_of_madness.campaign import CampaignState
 from dmtool.engine.dawn_of_madness.candidates import Menu
 from dmtool.engine.dawn_of_madness.catalog import Catalog
@@ -61,19 +61,21 @@ def decide(state: GameState, catalog: Catalog, chooser: Player) -> tuple[Action,
     """`next_action`, with the plan its legality check made for a wanderer's action (None
     when there is none to reuse)."""
     if state.stage == "wanderer" and state.outcome == "won":
-        return Action("start_finale", None, {}), None
+        return new_action("start_finale", None, {}), None
     if state.phase == "event":
-        return Action("event_phase", None, {}), None
+        return new_action("event_phase", None, {}), None
     if state.phase == "refresh":
-        return Action("refresh", None, {}), None
+        return new_action("refresh", None, {}), None
     active = active_characters(state)
     if not active:
         raise EngineFault(f"nothing can act in the {state.phase} phase")
     if active[0] in state.monsters:  # a monster's turn (the active are all monsters or all
         # wanderers, see `active_characters`): no menu to list
-        monsters = [Action("activate", None, {"monster": cid}) for cid in active]
+        if len(active) == 1:
+            return new_action("activate", None, {"monster": active[0]}), None
         # A tie among monsters on the track: the players pick which acts.
-        return (monsters[0] if len(monsters) == 1 else chooser.action(monsters)), None
+        return chooser.action([new_action("activate", None, {"monster": cid})
+                               for cid in active]), None
     menu = Menu(state, catalog, active)
     legal = Legality(state, catalog, active)
     if type(chooser) in MENU_PLAYERS:  # not a subclass: a plug-in may override `choose`
@@ -125,7 +127,7 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
                 on_event(event)
         if keep_states:
             states.append(state)
-        if state.game_over:
+        if state.is_over():
             return GameResult(state, log, record, states=states, steps=count)
         action = None
     return GameResult(state, log, record, stalled=True, states=states, steps=MAX_STEPS)

@@ -3,7 +3,8 @@ for the other seats, decks, and what the campaign hands on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import copy
+from dataclasses import dataclass
 
 from dmtool.engine.core import rng
 from dmtool.engine.dawn_of_madness.board import Board
@@ -42,8 +43,14 @@ def layout_for(seed: int) -> list[int]:
 
 
 def board_catalog(base: Catalog, layout: list[int]) -> Catalog:
-    """The shared catalogue with this game's board (the shards' places differ per game)."""
-    return replace(base, board=Board.grid(layout))
+    """The shared catalogue with this game's board (the shards' places differ per game).
+
+    A shallow copy with the board swapped, as `dataclasses.replace` would make, without
+    its per-field walk and __post_init__ (already done for `base`): a balance run makes
+    one per game. Every other field, `derived` included, is the base's very object."""
+    catalog = copy.copy(base)
+    catalog.board = Board.grid(layout)
+    return catalog
 
 
 def central_wanderer(catalog: Catalog, wid: str) -> Wanderer:

@@ -92,6 +92,14 @@ class Chooser:
 
     def action(self, actions: list[Action]) -> Action:
         """A pick among actions that are all legal."""
+        if self.policy == "greedy" and actions:  # `pick`: the first legal, all are
+            return actions[0]
+        if self.policy == "random" and len({a.kind for a in actions}) == 1:
+            # `pick`'s draws when every action is of one kind (the monsters tied on the
+            # track): that kind, a draw among one, then the action, the first one tried
+            # being legal. Asked on every tie, so without grouping or trying.
+            self._below(1)
+            return actions[self._below(len(actions))]
         return self.pick(actions, lambda _: True)
 
     def pick(self, candidates: list[Action], legal: Callable[[Action], bool]) -> Action:
@@ -141,12 +149,13 @@ class Chooser:
             if picked is not None:
                 return picked
         key, default = question.keys[0], question.default  # `Question.key`, read once
+        options: tuple[Any, ...]
         if key in YES_NO and question.valid(key, True):
-            options = [True, default]
-        else:
-            options = list(question.options)
+            options = (True, default)
+        else:  # the question's own tuple, copied only when the default joins it
+            options = question.options
             if default is not REQUIRED and default not in options:
-                options.append(default)
+                options = (*options, default)
         if not options:
             raise ScriptError("DM406", f"'{question.prompt}' has no listed options.")
         return key, options[self._below(len(options))]

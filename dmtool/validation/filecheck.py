@@ -163,8 +163,14 @@ def _recovered(text: str, path: Path, name: str, problems: list[Diagnostic],
 
 
 def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | None,
-                schemas: SchemaSet) -> FileResult:
-    """A FileResult rebuilt from the cache: text and data are read only when used."""
+                schemas: SchemaSet, *, data_made_here: bool = False) -> FileResult:
+    """A FileResult rebuilt from the cache: text and data are read only when used.
+
+    `data_made_here`: the record's data was packed by this run's own loader (a forked
+    worker's answer), not read from the cache's files, so it is JSON data by
+    construction and is not walked again to make sure (a walk of a whole corpus costs
+    more than loading it).
+    """
     diagnostics = [unpack(d) for d in record.diagnostics]
     if not record.loaded:
         return FileResult(diagnostics, None)
@@ -181,7 +187,7 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
             value = marshal.loads(blob) if blob is not None else None
         except (EOFError, ValueError, TypeError):
             value = None
-        if value is not None and is_json(value):
+        if value is not None and (data_made_here or is_json(value)):
             return value
         return reparsed_data(path, name, max_file_size)
 

@@ -325,13 +325,13 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
         return None
     key, known = _known_record(cache, path, name, options.max_file_size or MAX_BYTES, found,
                                content)
-    if key is not None:
-        if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
-            sent = known
-        else:  # what _fresh stores: the data only of a small file, no memos yet
-            cache.remember_record(key, dataclasses.replace(
-                sent, memos={}, data_blob=sent.data_blob if size <= STORED_DATA_BYTES else None))
-    result = from_record(sent, path, name, options.max_file_size, schemas)
+    if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
+        sent = known
+    elif key is not None:  # what _fresh stores: the data only of a small file, no memos yet
+        cache.remember_record(key, dataclasses.replace(
+            sent, memos={}, data_blob=sent.data_blob if size <= STORED_DATA_BYTES else None))
+    result = from_record(sent, path, name, options.max_file_size, schemas,
+                         data_made_here=known is None)
     if result.document is not None:
         result.document.content_key = content
     return result, key, (content, can_read) if cache.enabled else None

@@ -12,7 +12,10 @@ position of the text; false positives only cost speed. A regular expression that
 with a literal character is found faster than the same two characters by `in` (the
 engine skips to that character in C), so two-character searches are written as such;
 quantifiers that can never give back a character usefully are possessive (`*+`), so a
-failed match does not retry shorter runs of indentation.
+failed match does not retry shorter runs of indentation. A pattern that would stop at
+every line break is replaced by `in` on the longer literals it needs. The brackets,
+line breaks and unallowed characters are all found in one translation of the text
+(`_skeleton`), the one pass over every byte.
 """
 
 from __future__ import annotations
@@ -24,15 +27,13 @@ from dmtool.loading.strict import needs_strict_pass
 # &anchor, *alias, !tag count after a blank, a flow indicator or the start of the text.
 _PROPERTY_STARTS = "&*!"
 _BEFORE_NODE = " \t\n\r[{,"
-# Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not). An
-# ASCII text is checked by deleting every allowed byte of it: what is left is not allowed.
-_ALLOWED_ASCII = bytes(range(32, 127)) + b"\t\n\r"
+# Characters YAML does not allow in a file (libyaml refuses them; yaml-rs does not): in
+# an ASCII text, the bytes below that become '!' in the skeleton.
+_NOT_ALLOWED_ASCII = bytes(c for c in range(128) if not (32 <= c < 127 or chr(c) in "\t\n\r"))
 # A byte order mark is one too: yaml-rs reads a leading one as part of the first key.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
 # '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
 _EXPLICIT_KEY = re.compile(r"\n[ -]*+[?:](?:[ \r\n]|\Z)")
-# A directive or document marker at the start of a line ('%' is searched for first).
-_MARKER_LINE = re.compile(r"\n(?:---|\.\.\.)")
 _BINARY_NUMBER = re.compile("0b")
 # Every screen of a ':', in one scan: right before a flow indicator (`{a:, b}`: a key in
 # YAML 1.2, refused as S6); glued to what follows, after a blank or a flow indicator
@@ -41,13 +42,22 @@ _BINARY_NUMBER = re.compile("0b")
 # whole of _EXPLICIT_KEY decides). A ':' that starts the text is screened before.
 _COLON = re.compile(
     r":(?:[,\[\]{}]|(?<=[ \t\n\r\[{,]:)\S|(?P<line_start>(?<=[\n -]:)(?:[ \r\n]|\Z)))")
+# Every ':' _COLON can match, and a few more: one test of a character on each side, where
+# _COLON tries three alternatives at every ':' (most texts have no such ':' at all).
+_NEAR_COLON = re.compile(r":(?:[,\[\]{}]|(?<=[ \t\n\r\[{,-]:))")
 # '?' glued to what follows, after a blank or a flow indicator (`{range: ?2}`).
 _GLUED_QUESTION = re.compile(r"\?(?<=[ \t\n\r\[{,]\?)\S")
-# Of the UTF-8 text, every ASCII byte but brackets and line breaks is deleted; the bytes
-# of other characters (0x80 and up) become 'x' and stay, as the characters themselves
-# did when this worked on text: they keep apart the brackets around them.
-_NOT_BRACKETS = bytes(c for c in range(128) if chr(c) not in "[]{}\n")
-_OTHERS_KEPT = bytes(range(128)) + b"x" * 128
+# The skeleton of a text: of its UTF-8 bytes, brackets and line breaks stay; an ASCII
+# character YAML does not allow becomes '!'; the bytes of other characters (0x80 and up)
+# become 'x' and stay, as the characters themselves did when this worked on text: they
+# keep apart the brackets around them. Every other byte is deleted.
+_SKELETON_DELETED = bytes(c for c in range(128)
+                          if chr(c) not in "[]{}\n" and c not in _NOT_ALLOWED_ASCII)
+_SKELETON_TABLE = bytes(ord("!") if c in _NOT_ALLOWED_ASCII else c for c in range(128)) + (
+    b"x" * 128)
+# What may follow a block scalar's '|' or '>' on its line: indentation and chomping
+# indicators, blanks, then a comment, the line break or the end of the text.
+_HEADER_END = re.compile(r"[-+0-9]*+[ \t]*+(?:[\n#]|\Z)")
 # '@', '`' and '%' cannot start plain text (YAML 1.2 reserves the first two).
 _RESERVED = re.compile(r"(?:(?<=[\s\[{,])|\A)[@`%]")
 
@@ -60,9 +70,11 @@ def needs_libyaml(text: str) -> bool:
         return True
     if text.startswith(("%", "---", "...", "?", ":", "@", "`")):
         return True
-    if ("%" in text and "\n%" in text) or _MARKER_LINE.search(text) is not None:
+    # A directive or document marker at the start of a line.
+    if ("%" in text and "\n%" in text) or "\n---" in text or "\n..." in text:
         return True
-    if _not_allowed(text):
+    skeleton = _skeleton(text)
+    if _not_allowed(text, skeleton):
         return True
     if _colon(text) or ("?" in text and _question(text)):
         return True
@@ -72,18 +84,26 @@ def needs_libyaml(text: str) -> bool:
         return True
     if _property(text) or _odd_block_indicator(text):
         return True
-    return _flow_lines(text) or needs_strict_pass(text)
+    return _flow_lines(skeleton) or needs_strict_pass(text)
 
 
-def _not_allowed(text: str) -> bool:
+def _skeleton(text: str) -> bytes:
+    """The text's brackets, line breaks, unallowed ASCII characters ('!') and the bytes
+    of its other characters ('x'), in order (see _SKELETON_TABLE)."""
+    return text.encode("utf-8", "surrogatepass").translate(_SKELETON_TABLE, _SKELETON_DELETED)
+
+
+def _not_allowed(text: str, skeleton: bytes) -> bool:
     """Whether the text holds a character YAML does not allow in a file."""
     if text.isascii():
-        return bool(text.encode("ascii").translate(None, _ALLOWED_ASCII))
+        return b"!" in skeleton
     return _UNPRINTABLE.search(text) is not None
 
 
 def _colon(text: str) -> bool:
     """Whether a ':' needs the libyaml path (see _COLON)."""
+    if _NEAR_COLON.search(text) is None:
+        return False
     explicit_key_ruled_out = False
     for found in _COLON.finditer(text):
         if found.lastgroup != "line_start":
@@ -127,31 +147,28 @@ def _odd_block_indicator(text: str) -> bool:
     for indicator in "|>":
         index = text.find(indicator)
         while index >= 0:
-            before = index - 1
-            while before >= 0 and text[before] in " \t":
-                before -= 1
-            if before >= 0 and text[before] in "[{,":
-                return True
-            if before < index - 1:  # a blank before it: it may be a block scalar header
-                after = index + 1
-                while after < len(text) and text[after] in "-+0123456789":
-                    after += 1
-                while after < len(text) and text[after] in " \t":
-                    after += 1
-                if after < len(text) and text[after] not in "\n#":
+            # hot path: most are a header as most are written (`text: |` at a line's end)
+            if not text.startswith(indicator + "\n", index) or text[index - 2:index] != ": ":
+                before = index - 1
+                while before >= 0 and text[before] in " \t":
+                    before -= 1
+                if before >= 0 and text[before] in "[{,":
+                    return True
+                # A blank before it: it may be a block scalar header, which ends its line.
+                if before < index - 1 and _HEADER_END.match(text, index + 1) is None:
                     return True
             index = text.find(indicator, index + 1)
     return False
 
 
-def _flow_lines(text: str) -> bool:
+def _flow_lines(skeleton: bytes) -> bool:
     """A flow collection over several lines (libyaml refuses some such forms YAML 1.2
     allows, and the strict pass checks others), or brackets that do not pair up on a line.
 
-    Only the brackets and line breaks are kept; pairs `[]` and `{}` are removed until
-    none is left: any bracket that remains did not close on its own line.
+    In the text's skeleton, pairs `[]` and `{}` are removed until none is left: any
+    bracket that remains did not close on its own line.
     """
-    kept = text.encode("utf-8", "surrogatepass").translate(_OTHERS_KEPT, _NOT_BRACKETS)
+    kept = skeleton
     while True:
         shorter = kept.replace(b"[]", b"").replace(b"{}", b"")
         if shorter == kept:

@@ -197,12 +197,21 @@ def _walk(plan: _Plan, data: Any, path: Path, found: list[Reference]) -> None:
         for properties, additional in plan.on_mapping:
             for key, value in data.items():
                 sub = properties.get(key, additional)
-                if sub is not None:
+                if sub is None:
+                    continue
+                if value.__class__ is list and not sub.on_mapping and not sub.on_text:
+                    _walk_items(sub, value, (*path, key), found)  # a call saved (effects)
+                else:
                     _walk(sub, value, (*path, key), found)
     elif cls is list:
-        for items in plan.on_list:
-            keys = items.keys
-            for index, value in enumerate(data):
-                if value.__class__ is dict and keys is not None and keys.isdisjoint(value):
-                    continue  # no member of this mapping is walked (most effects)
-                _walk(items, value, (*path, index), found)
+        _walk_items(plan, data, path, found)
+
+
+def _walk_items(plan: _Plan, data: list[Any], path: Path, found: list[Reference]) -> None:
+    """_walk of a list: its items, walked with each of the plan's item plans in turn."""
+    for items in plan.on_list:
+        keys = items.keys
+        for index, value in enumerate(data):
+            if value.__class__ is dict and keys is not None and keys.isdisjoint(value):
+                continue  # no member of this mapping is walked (most effects)
+            _walk(items, value, (*path, index), found)

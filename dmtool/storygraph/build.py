@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import Branch, Parts, Step, Storybook, first_branches
+from dmtool.model.effects import walk_branches
+from dmtool.model.storybook import Branch, Parts, Step, Storybook
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -66,6 +67,9 @@ class StoryGraph:
     context: StoryContext
     arcs: dict[Node, tuple[Arc, ...]] = field(default_factory=dict)
     truncated: set[Node] = field(default_factory=set)
+    # The nodes whose effects may hold one written after an exit (DM313): the walk of the
+    # others met none, so local_findings need not look for one there.
+    may_hold_dead: set[Node] = field(default_factory=set)
     stage_roots: list[Root] = field(default_factory=list)
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
@@ -130,7 +134,9 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     entries = storybook.entries
     for node in nodes:
         effects, parts = graph.effects_of(node)
-        branches = first_branches(effects, parts, MAX_BRANCHES + 1)
+        branches, may_hold_dead = walk_branches(effects, parts, MAX_BRANCHES + 1)
+        if may_hold_dead:
+            graph.may_hold_dead.add(node)
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]

@@ -46,14 +46,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
             if exit_.kind == "open" and isinstance(node, int) and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield _dead_end(storybook, node, arc.branch.steps)
-        effects, parts = graph.effects_of(node)
-        for dead in dead_effects(effects, parts):
-            yield diagnose(
-                "DM313",
-                where(storybook, dead),
-                f"this effect in {node_name(node)} comes after a goto or an exit on every "
-                f"way through, so it is never resolved; move it before the exit",
-            )
+        if node in graph.may_hold_dead:
+            yield from _dead_effects(graph, node)
         if node in graph.truncated:
             yield diagnose(
                 "DM314",
@@ -69,6 +63,17 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
             storybook, entrance, entry.parts + ("entrance", "when"), blocks, number)
     yield from _ending_links(graph, blocks)
     yield from _source_links(graph)
+
+
+def _dead_effects(graph: StoryGraph, node: Any) -> Iterator[Diagnostic]:
+    effects, parts = graph.effects_of(node)
+    for dead in dead_effects(effects, parts):
+        yield diagnose(
+            "DM313",
+            where(graph.storybook, dead),
+            f"this effect in {node_name(node)} comes after a goto or an exit on every "
+            f"way through, so it is never resolved; move it before the exit",
+        )
 
 
 def _node_parts(graph: StoryGraph, node: Any) -> Parts:

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.effects import walk_branches
-from dmtool.model.storybook import Branch, Parts, Step, Storybook
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -19,6 +19,8 @@ Node = int | str
 # Beyond this many branches in one entry we stop walking it (and say so, DM314).
 MAX_BRANCHES = 512
 NO_SCORE = (0, 0, 0, 0)
+# Arcs are built with tuple.__new__, every field given: Arc(...) calls a Python function more.
+_new = tuple.__new__
 
 
 class Arc(NamedTuple):
@@ -191,20 +193,29 @@ def _arc(
         elif name == "gain_coda" and isinstance(value, str):
             codas += (value,)
         elif name == "score" and isinstance(value, dict):
-            scores += ((_points(value.get("A")), _points(value.get("B")),
-                        _points(value.get("C")), _points(value.get("D"))),)  # A..D: ENDINGS
+            scores += (_points(value),)
     if not scores:
         gain = NO_SCORE
     elif len(scores) == 1:
         gain = scores[0]
     else:
         gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
-    return Arc(node, index, branch, goto, broken, enables, conditions, codas, scores, gain,
-               spawns)
+    return _new(Arc, (node, index, branch, goto, broken, enables, conditions, codas, scores,
+                      gain, spawns))
 
 
-def _points(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _points(score: Mapping[Any, Any]) -> tuple[int, int, int, int]:
+    """The points a score effect gives each ending, A..D; a value that is not a number gives
+    none. (Read off the effect's own keys: most name one ending.)"""
+    points = [0, 0, 0, 0]
+    for key, value in score.items():
+        slot = _SLOTS.get(key)
+        if slot is not None and isinstance(value, int) and not isinstance(value, bool):
+            points[slot] = value
+    return tuple(points)  # type: ignore[return-value]
+
+
+_SLOTS = {ending: slot for slot, ending in enumerate(ENDINGS)}
 
 
 def _roots(graph: StoryGraph) -> None:

@@ -72,6 +72,9 @@ class StoryGraph:
     # The nodes whose effects may hold one written after an exit (DM313): the walk of the
     # others met none, so local_findings need not look for one there.
     may_hold_dead: set[Node] = field(default_factory=set)
+    # The nodes with a side taken only under a condition (the others' arcs are all open,
+    # whatever the facts).
+    conditioned: set[Node] = field(default_factory=set)
     stage_roots: list[Root] = field(default_factory=list)
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
@@ -142,8 +145,12 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]
-        graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
-                                  for i, b in enumerate(branches)])
+        arcs = graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
+                                         for i, b in enumerate(branches)])
+        for arc in arcs:
+            if arc.conditions:
+                graph.conditioned.add(node)
+                break
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
             graph.entrances[number] = entry.entrance

@@ -31,9 +31,9 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
     for node, arcs in graph.arcs.items():
         seen: set[Parts] = set()
         for arc in arcs:
-            exit_ = arc.branch.exit
             if arc.goto is not None:
                 continue  # hot path: a link to an entry that exists is neither finding
+            exit_ = arc.branch.exit
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield diagnose(
@@ -55,7 +55,7 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 f"{node_name(node)} has more than 512 ways through its effects; only the "
                 f"first 512 were analysed. Split it into several entries with gotos",
             )
-        if any(arc.conditions for arc in arcs):
+        if node in graph.conditioned:
             yield from _visited_links(storybook, arcs, blocks, node)
     for number, entrance in graph.entrances.items():
         entry = storybook.entries[number]

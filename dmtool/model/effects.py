@@ -173,12 +173,14 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
     """Append the branches from effect `index` of `seq` on (then the rest of each frame of
     `outer`, innermost last) to `found`; False once `limit` branches are found. The place
     of each effect met that always exits and is not the last of its list goes to `early`."""
+    size = len(seq)
     while True:
-        if index >= len(seq):
+        if index >= size:
             if not outer:
                 break
             seq, seq_parts, index = outer[-1]
             outer = outer[:-1]
+            size = len(seq)
             continue
         effect = seq[index]
         index += 1
@@ -191,7 +193,7 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
             continue
         here = seq_parts + (index - 1,)
         if role == "exit":
-            if index < len(seq):
+            if index < size:
                 early.append(here)
             found.append(_new(Branch, (events, _new(Exit, (name, body, here + (name,))))))
             return len(found) < limit
@@ -200,7 +202,7 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
             if sides is not None:
                 # No side reads on past an effect that always exits (nor past a choice
                 # without options, which has no side at all).
-                if index < len(seq) and (not sides or _exits(effect)):
+                if index < size and (not sides or _exits(effect)):
                     early.append(here)
                 rest = outer + ((seq, seq_parts, index),)
                 for step, sub, sub_parts in sides:
@@ -209,10 +211,11 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
                         return False
                 return True
         elif role == "group":
-            if index < len(seq) and _exits(effect):
+            if index < size and _exits(effect):
                 early.append(here)
             outer = outer + ((seq, seq_parts, index),)
             seq, seq_parts, index = _list(body), here + (name,), 0
+            size = len(seq)
             continue
         events = events + (_new(Leaf, (name, body, here + (name,))),)
     last = next((e for e in reversed(events) if type(e) is Step), None)
@@ -225,7 +228,8 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
     """The sides of a branching effect, each with the effects it resolves; None if not one.
 
     Each Step is built whole with tuple.__new__ (kind, parts, effect_parts, body, label,
-    index, condition, negated): see _new.
+    index, condition, negated): see _new. A side's effects that are not a list are none
+    (_list, spelt out: this runs for every side of every branch).
     """
     if name == "test" and isinstance(body, dict):
         out = []
@@ -234,7 +238,7 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
             side = here + ("test", outcome)
             where = side if sub is not None else here + ("test",)
             out.append((_new(Step, (outcome, where, here, body, outcome, -1, None, False)),
-                        _list(sub), side))
+                        sub if isinstance(sub, list) else [], side))
         return out
     if name == "choice" and isinstance(body, list):
         out = []
@@ -245,7 +249,8 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
             label = _str(option.get("label")) or f"option {k + 1}"
             step = _new(Step, ("option", side, here, body, label, k,
                                when if isinstance(when, dict) else None, False))
-            out.append((step, _list(option.get("effects")), side + ("effects",)))
+            effects = option.get("effects")
+            out.append((step, effects if isinstance(effects, list) else [], side + ("effects",)))
         return out
     if name == "if" and isinstance(body, dict):
         when = body.get("when") if isinstance(body.get("when"), dict) else None

@@ -131,14 +131,15 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     context = context or StoryContext()
     graph = StoryGraph(storybook, context)
     cards = {s.card_id: s for s in context.cards + context.finale if s.card_id}
-    nodes: list[Node] = list(storybook.entries)
-    if storybook.setup:
-        nodes.append("setup")
-    for letter in storybook.endings:
-        nodes += [f"{letter}:setup", f"{letter}:event"]
     entries = storybook.entries
-    for node in nodes:
-        effects, parts = graph.effects_of(node)
+    # Each entry's effects (graph.effects_of, spelt out for the many), then the blocks'.
+    nodes: list[tuple[Node, tuple[Any, ...], Parts]] = [
+        (number, entry.effects, entry.effects_parts) for number, entry in entries.items()]
+    blocks: list[Node] = ["setup"] if storybook.setup else []
+    for letter in storybook.endings:
+        blocks += [f"{letter}:setup", f"{letter}:event"]
+    nodes += [(block, *graph.effects_of(block)) for block in blocks]
+    for node, effects, parts in nodes:
         branches, may_hold_dead = walk_branches(effects, parts, MAX_BRANCHES + 1)
         if may_hold_dead:
             graph.may_hold_dead.add(node)

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 from storygraph_support import entry, load, storybook_data, write
 
+from dmtool.model.effects import walk_branches
 from dmtool.model.storybook import (
     Storybook,
     always_exits,
@@ -239,3 +240,29 @@ def test_dead_effects_match_the_first_definition() -> None:
     assert any(_dead_reference(effects, P) for effects in walked)
     for effects in walked:
         assert list(dead_effects(effects, P)) == _dead_reference(effects, P), effects
+
+
+# Lists whose dead effects hide where the walk does not read: behind a test or a group that
+# always exits, behind a choice without options, inside an effect written after an exit.
+_HIDING = [
+    [{"test": {"pass": [{"goto": 1}], "fail": [{"end": "x"}]}}, {"lose_health": 1}],
+    [{"all_wanderers": [{"goto": 1}]}, {"score": {"A": 1}}],
+    [{"choice": []}, {"may": [{"goto": 1}, {"goto": 2}]}],
+    [{"goto": 1}, {"test": {"pass": [{"end": "x"}, {"goto": 2}]}}],
+    [{"if": {"then": [{"goto": 1}], "else": [{"goto": 2}]}}, "x"],
+    [{"may": [{"goto": 1}]}, {"goto": 2}],
+    [{"choice": [{"effects": [{"goto": 1}]}, "bad"]}, {"goto": 2}],
+]
+
+
+def test_a_walk_that_meets_no_early_exit_has_no_dead_effect() -> None:
+    walked = _WALKED + _HIDING + _storybook_effects()
+    told = 0
+    for effects in walked:
+        dead = list(dead_effects(effects, P))
+        for limit in (0, 1, 3, 513):
+            branches, may_hold_dead = walk_branches(effects, P, limit)
+            assert branches == first_branches(effects, P, limit), (effects, limit)
+            assert may_hold_dead or not dead, (effects, limit)
+            told += not may_hold_dead
+    assert told > 100  # most lists are told free of dead effects without looking

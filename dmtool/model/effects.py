@@ -141,28 +141,46 @@ def _walk(frames: tuple[_Frame, ...], events: tuple[Step | Leaf, ...]) -> Iterat
 
 
 def first_branches(effects: Sequence[Any], parts: Parts, limit: int) -> list[Branch]:
-    """The first `limit` branches of iter_branches(effects, parts), in the same order.
+    """The first `limit` branches of iter_branches(effects, parts), in the same order."""
+    return walk_branches(effects, parts, limit)[0]
+
+
+def walk_branches(effects: Sequence[Any], parts: Parts, limit: int) -> tuple[list[Branch], bool]:
+    """(first_branches, whether dead_effects(effects, parts) may find anything).
 
     Hot path: the story graph walks every entry of every storybook once per check. One
     plain loop per side, appending to a list, costs a third of the nested generators (and
-    of their frame tuples, rebuilt for every effect).
+    of their frame tuples, rebuilt for every effect). The walk reads every list that
+    dead_effects reads, except those written after an effect that always exits; so a walk
+    that meets no such effect before the end of its list, and is not cut short, tells
+    that there is no dead effect, and the caller need not look (most entries).
     """
     found: list[Branch] = []
+    early: list[Parts] = []
     if limit > 0:
-        _collect(effects, parts, 0, (), (), found, limit)
-    return found
+        _collect(effects, parts, 0, (), (), found, limit, early)
+    return found, bool(early) or len(found) >= limit
+
+
+# The named tuples of a branch are built with tuple.__new__ and every field given: their
+# own constructor is a Python function, as costly as the rest of the walk put together.
+_new = tuple.__new__
 
 
 def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Frame, ...],
-             events: tuple[Step | Leaf, ...], found: list[Branch], limit: int) -> bool:
+             events: tuple[Step | Leaf, ...], found: list[Branch], limit: int,
+             early: list[Parts]) -> bool:
     """Append the branches from effect `index` of `seq` on (then the rest of each frame of
-    `outer`, innermost last) to `found`; False once `limit` branches are found."""
+    `outer`, innermost last) to `found`; False once `limit` branches are found. The place
+    of each effect met that always exits and is not the last of its list goes to `early`."""
+    size = len(seq)
     while True:
-        if index >= len(seq):
+        if index >= size:
             if not outer:
                 break
             seq, seq_parts, index = outer[-1]
             outer = outer[:-1]
+            size = len(seq)
             continue
         effect = seq[index]
         index += 1
@@ -171,39 +189,56 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
         ((name, body),) = effect.items()
         role = _ROLES.get(name)
         if role is None:  # most effects: a plain one, resolved on the way
-            events = events + (Leaf(name, body, seq_parts + (index - 1, name)),)
+            events = events + (_new(Leaf, (name, body, seq_parts + (index - 1, name))),)
             continue
         here = seq_parts + (index - 1,)
         if role == "exit":
-            found.append(Branch(events, Exit(name, body, here + (name,))))
+            if index < size:
+                early.append(here)
+            found.append(_new(Branch, (events, _new(Exit, (name, body, here + (name,))))))
             return len(found) < limit
         if role == "branching":
             sides = _sides(name, body, here)
             if sides is not None:
+                # No side reads on past an effect that always exits (nor past a choice
+                # without options, which has no side at all).
+                if index < size and (not sides or _exits(effect)):
+                    early.append(here)
                 rest = outer + ((seq, seq_parts, index),)
                 for step, sub, sub_parts in sides:
-                    if not _collect(sub, sub_parts, 0, rest, events + (step,), found, limit):
+                    if not _collect(sub, sub_parts, 0, rest, events + (step,), found, limit,
+                                    early):
                         return False
                 return True
         elif role == "group":
+            if index < size and _exits(effect):
+                early.append(here)
             outer = outer + ((seq, seq_parts, index),)
             seq, seq_parts, index = _list(body), here + (name,), 0
+            size = len(seq)
             continue
-        events = events + (Leaf(name, body, here + (name,)),)
+        events = events + (_new(Leaf, (name, body, here + (name,))),)
     last = next((e for e in reversed(events) if type(e) is Step), None)
-    found.append(Branch(events, Exit("open", None, last.parts if last is not None else ())))
+    found.append(_new(Branch, (events, _new(Exit, ("open", None,
+                                                    last.parts if last is not None else ())))))
     return len(found) < limit
 
 
 def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any], Parts]] | None:
-    """The sides of a branching effect, each with the effects it resolves; None if not one."""
+    """The sides of a branching effect, each with the effects it resolves; None if not one.
+
+    Each Step is built whole with tuple.__new__ (kind, parts, effect_parts, body, label,
+    index, condition, negated): see _new. A side's effects that are not a list are none
+    (_list, spelt out: this runs for every side of every branch).
+    """
     if name == "test" and isinstance(body, dict):
         out = []
         for outcome in ("pass", "fail"):
             sub = body.get(outcome)
             side = here + ("test", outcome)
             where = side if sub is not None else here + ("test",)
-            out.append((Step(outcome, where, here, body, outcome), _list(sub), side))
+            out.append((_new(Step, (outcome, where, here, body, outcome, -1, None, False)),
+                        sub if isinstance(sub, list) else [], side))
         return out
     if name == "choice" and isinstance(body, list):
         out = []
@@ -212,36 +247,26 @@ def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any],
             when = option.get("when")
             side = here + ("choice", k)
             label = _str(option.get("label")) or f"option {k + 1}"
-            step = Step("option", side, here, body, label, k, when if isinstance(when, dict) else None)
-            out.append((step, _list(option.get("effects")), side + ("effects",)))
+            step = _new(Step, ("option", side, here, body, label, k,
+                               when if isinstance(when, dict) else None, False))
+            effects = option.get("effects")
+            out.append((step, effects if isinstance(effects, list) else [], side + ("effects",)))
         return out
     if name == "if" and isinstance(body, dict):
         when = body.get("when") if isinstance(body.get("when"), dict) else None
-        has_else = "else" in body
+        then_side, else_side = here + ("if", "then"), here + ("if", "else")
+        else_at = else_side if "else" in body else here + ("if",)
         return [
-            (
-                Step("then", here + ("if", "then"), here, body, "then", condition=when),
-                _list(body.get("then")),
-                here + ("if", "then"),
-            ),
-            (
-                Step(
-                    "else",
-                    here + ("if", "else") if has_else else here + ("if",),
-                    here,
-                    body,
-                    "else",
-                    condition=when,
-                    negated=True,
-                ),
-                _list(body.get("else")),
-                here + ("if", "else"),
-            ),
+            (_new(Step, ("then", then_side, here, body, "then", -1, when, False)),
+             _list(body.get("then")), then_side),
+            (_new(Step, ("else", else_at, here, body, "else", -1, when, True)),
+             _list(body.get("else")), else_side),
         ]
     if name == "may":
+        side = here + ("may",)
         return [
-            (Step("take", here + ("may",), here, body, "take"), _list(body), here + ("may",)),
-            (Step("skip", here + ("may",), here, body, "skip"), (), here + ("may",)),
+            (_new(Step, ("take", side, here, body, "take", -1, None, False)), _list(body), side),
+            (_new(Step, ("skip", side, here, body, "skip", -1, None, False)), (), side),
         ]
     return None
 

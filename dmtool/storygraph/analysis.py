@@ -4,7 +4,7 @@ problem into a diagnostic at the line of the entry, link or card concerned."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -90,15 +90,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
     # An orphan card's entry is unreachable because of the card (DM308), said once there.
     explained = conclusions | {card.entry for card in orphans}
     yield from _unreachable(graph, solution, preds, explained)
-    arcs_of = open_map(graph, facts)
-    scored = {
-        e
-        for n in solution.stage
-        for a in arcs_of.get(n, ())
-        if a.scores
-        for e, g in zip(ENDINGS, a.gain)
-        if g > 0
-    }
+    scored = _scored(solution.stage, open_map(graph, facts))
     # Without any root of the wanderer stage, the stage is not written yet: saying that no
     # ending can be entered would be true and useless.
     staged = any(r.kind != "setup" for r in graph.stage_roots)
@@ -152,6 +144,19 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
             f"spawn: condition or {{spawn_encounter: {{card: {card.card_id}}}}} somewhere",
         )
     yield from _orphan_codas(analysis)
+
+
+def _scored(stage: frozenset[Node], arcs_of: Mapping[Node, tuple[Arc, ...]]) -> set[str]:
+    """The endings that a branch the wanderer stage reaches gives points (the look stops
+    once every ending has them, as it does early in most storybooks)."""
+    found: set[str] = set()
+    for node in stage:
+        for arc in arcs_of.get(node, ()):
+            if arc.scores:
+                found.update(e for e, g in zip(ENDINGS, arc.gain) if g > 0)
+        if len(found) == len(ENDINGS):
+            break
+    return found
 
 
 def _unreachable(

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.storybook import Branch, Parts, Step, Storybook, first_branches
+from dmtool.model.effects import walk_branches
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -18,6 +19,8 @@ Node = int | str
 # Beyond this many branches in one entry we stop walking it (and say so, DM314).
 MAX_BRANCHES = 512
 NO_SCORE = (0, 0, 0, 0)
+# Arcs are built with tuple.__new__, every field given: Arc(...) calls a Python function more.
+_new = tuple.__new__
 
 
 class Arc(NamedTuple):
@@ -66,6 +69,12 @@ class StoryGraph:
     context: StoryContext
     arcs: dict[Node, tuple[Arc, ...]] = field(default_factory=dict)
     truncated: set[Node] = field(default_factory=set)
+    # The nodes whose effects may hold one written after an exit (DM313): the walk of the
+    # others met none, so local_findings need not look for one there.
+    may_hold_dead: set[Node] = field(default_factory=set)
+    # The nodes with a side taken only under a condition (the others' arcs are all open,
+    # whatever the facts).
+    conditioned: set[Node] = field(default_factory=set)
     stage_roots: list[Root] = field(default_factory=list)
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
@@ -122,20 +131,27 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     context = context or StoryContext()
     graph = StoryGraph(storybook, context)
     cards = {s.card_id: s for s in context.cards + context.finale if s.card_id}
-    nodes: list[Node] = list(storybook.entries)
-    if storybook.setup:
-        nodes.append("setup")
-    for letter in storybook.endings:
-        nodes += [f"{letter}:setup", f"{letter}:event"]
     entries = storybook.entries
-    for node in nodes:
-        effects, parts = graph.effects_of(node)
-        branches = first_branches(effects, parts, MAX_BRANCHES + 1)
+    # Each entry's effects (graph.effects_of, spelt out for the many), then the blocks'.
+    nodes: list[tuple[Node, tuple[Any, ...], Parts]] = [
+        (number, entry.effects, entry.effects_parts) for number, entry in entries.items()]
+    blocks: list[Node] = ["setup"] if storybook.setup else []
+    for letter in storybook.endings:
+        blocks += [f"{letter}:setup", f"{letter}:event"]
+    nodes += [(block, *graph.effects_of(block)) for block in blocks]
+    for node, effects, parts in nodes:
+        branches, may_hold_dead = walk_branches(effects, parts, MAX_BRANCHES + 1)
+        if may_hold_dead:
+            graph.may_hold_dead.add(node)
         if len(branches) > MAX_BRANCHES:
             graph.truncated.add(node)
             branches = branches[:MAX_BRANCHES]
-        graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
-                                  for i, b in enumerate(branches)])
+        arcs = graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
+                                         for i, b in enumerate(branches)])
+        for arc in arcs:
+            if arc.conditions:
+                graph.conditioned.add(node)
+                break
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
             graph.entrances[number] = entry.entrance
@@ -185,20 +201,29 @@ def _arc(
         elif name == "gain_coda" and isinstance(value, str):
             codas += (value,)
         elif name == "score" and isinstance(value, dict):
-            scores += ((_points(value.get("A")), _points(value.get("B")),
-                        _points(value.get("C")), _points(value.get("D"))),)  # A..D: ENDINGS
+            scores += (_points(value),)
     if not scores:
         gain = NO_SCORE
     elif len(scores) == 1:
         gain = scores[0]
     else:
         gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
-    return Arc(node, index, branch, goto, broken, enables, conditions, codas, scores, gain,
-               spawns)
+    return _new(Arc, (node, index, branch, goto, broken, enables, conditions, codas, scores,
+                      gain, spawns))
 
 
-def _points(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _points(score: Mapping[Any, Any]) -> tuple[int, int, int, int]:
+    """The points a score effect gives each ending, A..D; a value that is not a number gives
+    none. (Read off the effect's own keys: most name one ending.)"""
+    points = [0, 0, 0, 0]
+    for key, value in score.items():
+        slot = _SLOTS.get(key)
+        if slot is not None and isinstance(value, int) and not isinstance(value, bool):
+            points[slot] = value
+    return tuple(points)  # type: ignore[return-value]
+
+
+_SLOTS = {ending: slot for slot, ending in enumerate(ENDINGS)}
 
 
 def _roots(graph: StoryGraph) -> None:

@@ -31,9 +31,9 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
     for node, arcs in graph.arcs.items():
         seen: set[Parts] = set()
         for arc in arcs:
-            exit_ = arc.branch.exit
             if arc.goto is not None:
                 continue  # hot path: a link to an entry that exists is neither finding
+            exit_ = arc.branch.exit
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield diagnose(
@@ -46,14 +46,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
             if exit_.kind == "open" and isinstance(node, int) and exit_.parts not in seen:
                 seen.add(exit_.parts)
                 yield _dead_end(storybook, node, arc.branch.steps)
-        effects, parts = graph.effects_of(node)
-        for dead in dead_effects(effects, parts):
-            yield diagnose(
-                "DM313",
-                where(storybook, dead),
-                f"this effect in {node_name(node)} comes after a goto or an exit on every "
-                f"way through, so it is never resolved; move it before the exit",
-            )
+        if node in graph.may_hold_dead:
+            yield from _dead_effects(graph, node)
         if node in graph.truncated:
             yield diagnose(
                 "DM314",
@@ -61,7 +55,7 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
                 f"{node_name(node)} has more than 512 ways through its effects; only the "
                 f"first 512 were analysed. Split it into several entries with gotos",
             )
-        if any(arc.conditions for arc in arcs):
+        if node in graph.conditioned:
             yield from _visited_links(storybook, arcs, blocks, node)
     for number, entrance in graph.entrances.items():
         entry = storybook.entries[number]
@@ -69,6 +63,17 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
             storybook, entrance, entry.parts + ("entrance", "when"), blocks, number)
     yield from _ending_links(graph, blocks)
     yield from _source_links(graph)
+
+
+def _dead_effects(graph: StoryGraph, node: Any) -> Iterator[Diagnostic]:
+    effects, parts = graph.effects_of(node)
+    for dead in dead_effects(effects, parts):
+        yield diagnose(
+            "DM313",
+            where(graph.storybook, dead),
+            f"this effect in {node_name(node)} comes after a goto or an exit on every "
+            f"way through, so it is never resolved; move it before the exit",
+        )
 
 
 def _node_parts(graph: StoryGraph, node: Any) -> Parts:

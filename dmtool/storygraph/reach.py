@@ -19,14 +19,11 @@ def open_map(graph: StoryGraph, facts: Facts) -> dict[Node, tuple[Arc, ...]]:
     cached = graph.open_cache.get(id(facts))
     if cached is not None and cached[0] is facts:
         return cached[1]
-    found: dict[Node, tuple[Arc, ...]] = {}
-    for node, arcs in graph.arcs.items():
-        if any(a.conditions for a in arcs):
-            found[node] = tuple(
-                a for a in arcs if not a.conditions or feasible(a.conditions, facts)
-            )
-        else:
-            found[node] = arcs
+    found = dict(graph.arcs)  # in the graph's order, each node's own arcs at first
+    for node in graph.conditioned:
+        found[node] = tuple(
+            a for a in graph.arcs[node] if not a.conditions or feasible(a.conditions, facts)
+        )
     graph.open_cache[id(facts)] = (facts, found)
     return found
 

@@ -106,11 +106,16 @@ class Corpus:
 
     def _misspelt(self, document: SourceDocument) -> Iterator[tuple[Any, str]]:
         for ref in self.facts(document).references:
-            if any(ref.value in self.defined(kind) for kind in ref.kinds):
-                continue  # found: no need to gather every id it might have meant
+            if self.resolves(ref):
+                continue
             meant = closest_id(ref.value, self.candidates(ref.kinds), self.titles(ref.kinds))
             if meant is not None:
                 yield ref, meant
+
+    def resolves(self, ref: Reference) -> bool:
+        """Whether a reference names an id defined for one of its kinds (asked of every
+        reference: cheaper than gathering the candidates, which only a miss needs)."""
+        return any(ref.value in self.defined(kind) for kind in ref.kinds)
 
     def candidates(self, kinds: Iterable[str]) -> set[str]:
         """Every id defined for any of `kinds`."""

@@ -24,8 +24,8 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         if facts.kind in SELF_CONTAINED_KINDS or not facts.standing.loaded:
             continue
         for ref in facts.references:
-            if any(ref.value in corpus.defined(kind) for kind in ref.kinds):
-                continue  # found: no need to gather every id it might have meant
+            if corpus.resolves(ref):
+                continue
             candidates = corpus.candidates(ref.kinds)
             wanted = " or ".join(ref.kinds)
             yield diagnose(

@@ -51,12 +51,22 @@ def cli() -> None:
     _start_up_done()
 
 
+class _StartUp:
+    """What main() was told: the console script (dmtool/console.py) pauses the collector
+    before any import, and start-up then turns it back on. In-process callers of main()
+    leave the collector as they have it."""
+
+    resume_collector = False
+
+
 @functools.cache  # once per process (in-process callers invoke the CLI many times)
 def _start_up_done() -> None:
     """Start-up is over: the modules, classes and functions it built live as long as the
     process. Frozen (gc.freeze), the cycle collector's later passes skip them instead of
     walking them all again each time (~3% of a one-file `dmtool check`'s instructions)."""
     gc.freeze()
+    if _StartUp.resume_collector:
+        gc.enable()
 
 
 @cli.command(epilog="Examples:\n\n  dmtool check\n\n  dmtool check content/wanderers/ --strict --format json")
@@ -108,7 +118,9 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
         sys.exit(run_watch(request, emit=lambda text: click.echo(text, nl=False),
                            clear=click.clear if terminal else lambda: None,
                            color=terminal if color is None else color))
-    sys.exit(run(request))
+    code = run(request)
+    _skip_final_collection()
+    sys.exit(code)
 
 
 @cli.command(epilog="Examples:\n\n  dmtool explain DM202\n\n  dmtool explain --all")
@@ -537,14 +549,17 @@ def lsp() -> None:
 
 
 def _skip_final_collection() -> None:
-    """graph and odds end holding every storybook's analysis: frozen, they are left out of
-    the collection Python runs at exit, which would walk them all once more for nothing
-    (about a fifth of a cold `dmtool graph` on the bench corpus)."""
+    """graph and odds end holding every storybook's analysis, check its corpus: frozen,
+    they are left out of the collection Python runs at exit, which would walk them all once
+    more for nothing (about a fifth of a cold `dmtool graph` on the bench corpus, 1% of a
+    one-file check)."""
     gc.freeze()
 
 
-def main() -> None:
-    """Console entry point: user errors without tracebacks (exit 2)."""
+def main(*, collector_paused: bool = False) -> None:
+    """Console entry point: user errors without tracebacks (exit 2). `collector_paused`:
+    the caller paused the cycle collector for start-up, and start-up is to resume it."""
+    _StartUp.resume_collector = collector_paused
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -1,0 +1,70 @@
+"""The console script starts dmtool with the cycle collector paused (dmtool/console.py) and
+start-up turns it back on; callers of the CLI in-process keep the collector as they had it."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from dmtool import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_PROBE = """
+import gc, sys
+import dmtool.console as console
+paused_while_importing = not gc.isenabled()
+sys.argv = {argv!r}
+try:
+    console.main()
+except SystemExit:
+    pass
+print(paused_while_importing, gc.isenabled(), file=sys.stderr)
+"""
+
+
+def _probe(*argv: str) -> str:
+    run = subprocess.run([sys.executable, "-c", _PROBE.format(argv=["dmtool", *argv])],
+                         capture_output=True, text=True, check=False, cwd=ROOT)
+    return run.stderr.strip().splitlines()[-1]
+
+
+def test_the_console_script_is_the_module_that_pauses_the_collector() -> None:
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert scripts["project"]["scripts"]["dmtool"] == "dmtool.console:main"
+
+
+def test_start_up_runs_paused_and_a_command_runs_with_the_collector_on() -> None:
+    # `explain` passes through the group's start-up like every command.
+    assert _probe("explain", "DM202") == "True True"
+
+
+def test_a_run_that_ends_before_any_command_still_ends_cleanly() -> None:
+    # --version exits in the group's options: the collector is never resumed, and the
+    # process ends as it would have.
+    assert _probe("--version") == "True False"
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_in_process_callers_keep_the_collector_as_they_set_it(
+        enabled: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli._StartUp, "resume_collector", False)
+    cli._start_up_done.cache_clear()
+    monkeypatch.setattr(sys, "argv", ["dmtool", "explain", "DM202"])
+    was = gc.isenabled()
+    try:
+        if not enabled:
+            gc.disable()
+        with contextlib.suppress(SystemExit):
+            cli.main()
+        assert gc.isenabled() is enabled
+    finally:
+        if was:
+            gc.enable()
+    assert "DM202" in capsys.readouterr().out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -231,3 +233,25 @@ def test_crlf_and_lone_cr_count_as_line_breaks():
     bad = diagnose("DM102", Location("w.yaml", 3, 1), "Remove 'title'.")
     lines = text(report_with(bad, sources={"w.yaml": source})).splitlines()
     assert lines[2] == "3 | title: T"
+
+
+_IMPORTS_OF_A_REPORT = """
+import sys
+from dmtool.diagnostics import Location, Report, diagnose
+from dmtool.reporters import render
+report = Report()
+report.files_checked = 1
+if sys.argv[1] == "finding":
+    report.sources["a.yaml"] = "kind: storybook\\n"
+    report.add(diagnose("DM202", Location("a.yaml", 1, 1), "bad"))
+out = render(report, fmt="text", color=False, tool_version="0")
+print("dmtool.reporters._excerpt" in sys.modules, "|" in out)
+"""
+
+
+@pytest.mark.parametrize(("case", "expected"), [("clean", "False False"), ("finding", "True True")])
+def test_only_a_report_with_findings_loads_the_excerpts(case: str, expected: str) -> None:
+    # A clean run (a one-file pre-commit check) prints the summary line alone.
+    run = subprocess.run([sys.executable, "-c", _IMPORTS_OF_A_REPORT, case],
+                         capture_output=True, text=True, check=True)
+    assert run.stdout.split("\n")[0] == expected

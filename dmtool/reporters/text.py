@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dmtool.diagnostics import Diagnostic, Location, Report, Severity
 from dmtool.reporters._common import Summary, clean_text, plural, summarize
-from dmtool.reporters._excerpt import SourceLines, excerpt
+
+if TYPE_CHECKING:
+    from dmtool.reporters._excerpt import SourceLines
 
 _RESET = "\x1b[0m"
 _SEVERITY_STYLE = {
@@ -45,6 +48,12 @@ def render(report: Report, *, color: bool, tool_version: str, docs_url: str | No
 
 def render_blocks(report: Report, *, color: bool) -> str:
     """Every diagnostic as a block, blank lines between, without the summary line."""
+    if not report.diagnostics:
+        return ""
+    # Imported here, not above: a clean run (a one-file pre-commit check, P3) prints only
+    # the summary line, and the excerpts' module costs 1% of such a run to import.
+    from dmtool.reporters._excerpt import SourceLines
+
     style = _Style(color)
     sources = SourceLines(report.sources)
     return "\n\n".join(_block(d, sources, style) for d in report.sorted())
@@ -77,6 +86,8 @@ def _block(diagnostic: Diagnostic, sources: SourceLines, style: _Style) -> str:
 
 
 def _excerpt_lines(diagnostic: Diagnostic, text: str, gutter: int, style: _Style) -> list[str]:
+    from dmtool.reporters._excerpt import excerpt  # loaded by render_blocks already
+
     loc = diagnostic.location
     same_line = loc.end_line is None or loc.end_line == loc.line
     shown = excerpt(text, column=loc.column, end_column=loc.end_column if same_line else None)

@@ -5,14 +5,16 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.diagnostics.subjects import subject, where
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import Move
-from dmtool.validation.key_placement import KeyPlacement
 from dmtool.validation.schemas import SchemaSet
+
+if TYPE_CHECKING:
+    from dmtool.validation.key_placement import KeyPlacement
 
 # Objects whose keys are a vocabulary (one key per item): a wrong key is an unknown word.
 # A vocabulary is recognised by a word only it contains.
@@ -139,10 +141,16 @@ def explain_schema_errors(
     with key_placement.moved they give the document as its author meant it, as far as
     the misplaced keys go (what other files are judged against).
     """
+    pending = list(_leaves(errors))
+    if not pending:
+        return [], []
+    # Imported here, not above: only a document that fails its schema needs it, and a
+    # clean one-file check (P3) would pay 1% of its time to load it.
+    from dmtool.validation.key_placement import KeyPlacement
+
     found: list[Diagnostic] = []
     moves: list[Move] = []
     vocabulary_objects: set[tuple[Any, ...]] = set()
-    pending = list(_leaves(errors))
     # Vocabulary errors first, so the same unknown key is not reported twice.
     pending.sort(key=lambda e: 0 if _is_property_name_error(e) else 1)
     required = [e for e in pending if e.validator == "required"]

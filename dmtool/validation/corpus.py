@@ -5,6 +5,8 @@ that failed it (or failed to parse and were partly recovered) are kept apart as 
 they still define ids, entries and endings, and tolerant readers (counts, the story
 graph's context) see them, so one mistake in a file is reported once, in that file.
 After loading, `settle` reads each document as its author meant it (see as_meant.py).
+While a rule runs the corpus records what it reads, so that a session can tell whether
+the rule's findings still hold after an edit (see rules/reads.py).
 """
 
 from __future__ import annotations
@@ -229,7 +231,6 @@ class Corpus:
     def _forget(self) -> None:
         self._by_kind = self._partial_by_kind = self._by_id = self._defined = None
         self._values.clear()
-        self._signatures.clear()
 
     def _index(self) -> None:
         by_kind: dict[str, list[SourceDocument]] = defaultdict(list)
@@ -286,6 +287,8 @@ class Corpus:
         return found
 
     def walker(self) -> ReferenceWalker | None:
+        if self._reads is not None:
+            self._reads.add(SCHEMAS)  # the walker is the schema set's
         if self._walker is None and self._schemas is not None:
             self._walker = walker_for(self._schemas)
         return self._walker

@@ -3,10 +3,14 @@
 A session holds every file of a content tree as checked on its own (loading, kind,
 schema, modeline) and runs the cross-file rules over the documents on demand. Updating a
 file re-checks that file alone; unchanged documents keep their memos (see
-SourceDocument.memo), so the rules redo only the work whose inputs changed: the changed
-file's own extraction and analysis, then the cheap joins across files. Nothing is read
-from disk that did not change. `dmtool check` itself runs through a session, filled from
-the on-disk cache instead of from the editor.
+SourceDocument.memo) and their extracted facts, and the corpus is rebuilt from the last
+one. A rule runs again only if something it read through the corpus last time reads
+differently now (rules/reads.py); the others' findings are reused as they were. So an
+edit redoes the changed file's own extraction and analysis, and the joins across files
+that read it. Nothing is read from disk that did not change. Suppressions and the
+configuration's ignores are applied to the findings afresh on every report. `dmtool
+check` itself runs through a session, filled from the on-disk cache instead of from the
+editor.
 
     session = CheckSession()
     session.load([Path("content")])          # read the tree once
@@ -207,6 +211,9 @@ class CheckSession:
         corpus = Corpus(schemas=self.schemas)
         walker = walker_for(self.schemas)
         previous = self._built if self._built is not None and self._built.schemas is self.schemas else None
+        if previous is None:
+            # Other schemas judge every file anew: nothing found under the old ones is kept.
+            self._runs.clear()
         known = self._facts if previous is not None else {}
         facts_now: dict[Path, tuple[SourceDocument, DocumentFacts | None]] = {}
         for state in self.ordered():

@@ -177,6 +177,14 @@ EDITS: list[tuple[str, Callable[[], list[Path]]]] = [
     ("storybook made invalid", lambda: _replace(BOOK, "kind: event\n", "kind: evnt\n")),
     ("two files at once", lambda: [*_replace(BOOK, "kind: evnt\n", "kind: event\n"),
                                    *_replace(CARD, "id: tarred-boot\n", "id: tarred-boots\n")]),
+    # A misspelt reference is read as the id it resembles, until that id is defined.
+    ("a misspelt reference", lambda: _replace(WANDERER, "    - hold-your-breath\n",
+                                              "    - hold-your-breat\n")),
+    ("the misspelling defined", lambda: _write(
+        CARD.with_name("hold-your-breat.yaml"),
+        CARD.with_name("hold-your-breath.yaml").read_text(encoding="utf-8").replace(
+            "id: hold-your-breath", "id: hold-your-breat"))),
+    ("and gone again", lambda: _delete(CARD.with_name("hold-your-breat.yaml"))),
 ]
 
 

@@ -76,6 +76,7 @@ def test_every_way_of_reading_a_corpus_is_recorded(monkeypatch: pytest.MonkeyPat
     be reused on stale findings. Readers of one document (whose read covers it) are listed."""
     corpus = _corpus(ROOT / "content", monkeypatch)
     ref = next(r for d in corpus.documents for r in corpus.facts(d).references)
+    first = corpus.documents[0]
     calls: dict[str, Any] = {
         "documents": lambda: corpus.documents, "partial": lambda: corpus.partial,
         "schemas": lambda: corpus.schemas, "checked": lambda: corpus.checked,
@@ -84,6 +85,7 @@ def test_every_way_of_reading_a_corpus_is_recorded(monkeypatch: pytest.MonkeyPat
         "get": lambda: corpus.get("wanderer", "nobody"), "ids": lambda: corpus.ids("coda"),
         "kinds": lambda: list(corpus.kinds()), "defined": lambda: corpus.defined("coda"),
         "definitions": corpus.definitions, "resolves": lambda: corpus.resolves(ref),
+        "unresolved": lambda: corpus.unresolved(first),
         "candidates": lambda: corpus.candidates(["coda"]), "titles": lambda: corpus.titles(["coda"]),
         "nested_ids": lambda: corpus.nested_ids("condition-type"),
         "data": lambda: corpus.data("wanderer", "nobody"), "walker": corpus.walker,
@@ -109,3 +111,26 @@ def test_nothing_reaches_into_a_corpus_around_its_readers() -> None:
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if private.search(line)]
     assert offenders == []
+
+
+def test_other_schemas_run_every_rule_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dmtool.validation import session as session_module
+    from dmtool.validation.schemas import SchemaSet, default_schema_dir
+
+    monkeypatch.chdir(ROOT)
+    session = CheckSession()
+    session.load([Path("content")])
+    first = session.report().diagnostics
+    ran: list[str] = []
+
+    def counting(rule: Any, corpus: Corpus) -> Any:
+        ran.append(rule.__module__)
+        return run_recorded(rule, corpus)
+
+    monkeypatch.setattr(session_module, "run_recorded", counting)
+    session.corpus = None
+    assert session.report().diagnostics == first and ran == []  # nothing changed: reused
+    session.schemas = SchemaSet(default_schema_dir())
+    session.corpus = None
+    assert session.report().diagnostics == first
+    assert len(ran) == len(rule_checks())

@@ -120,6 +120,8 @@ class Corpus:
         # differently); and documents as added all of whose references resolved.
         self._settled_from: dict[int, tuple[SourceDocument, tuple[Any, ...]]] = {}
         self._clean: dict[int, SourceDocument] = {}
+        # The references to nothing of each document settle looked at (see unresolved).
+        self._missing: dict[int, list[Reference]] = {}
         self._reads: set[Read] | None = None
         self._signatures: dict[int, tuple[Any, ...]] = {}
         self._values: dict[Read, Any] = {}
@@ -180,21 +182,35 @@ class Corpus:
         clean = previous._clean if previous is not None and reuse else {}
         for documents in (self._documents, self._partial):
             for index, document in enumerate(documents):
-                if clean.get(id(document)) is document:
-                    self._clean[id(document)] = document
+                key = id(document)
+                if clean.get(key) is document:
+                    assert previous is not None
+                    self._clean[key] = document
+                    self._missing[key] = []
+                    # What the previous corpus derived from the very same document and facts.
+                    if key in previous._top_refs:
+                        self._top_refs[key] = previous._top_refs[key]
+                    if key in previous._signatures:
+                        self._signatures[key] = previous._signatures[key]
                     continue
                 missing = [ref for ref in self.facts(document).references
                            if not self.resolves(ref)]
+                self._missing[key] = missing
                 if not missing:
-                    self._clean[id(document)] = document
+                    self._clean[key] = document
                     continue
                 fixes = [(ref.path, meant) for ref, meant in self._meant(missing)]
                 if fixes:
                     settled = document.read_as(with_values(document.data, fixes))
                     self._facts[id(settled)] = self.facts(document)
                     self._settled_from[id(settled)] = (document, tuple(fixes))
+                    self._missing[id(settled)] = missing
                     documents[index] = settled
+        defined, missing_of = self._defined, self._missing
         self._forget()
+        # A document read as meant defines what it did as written, and its facts (so its
+        # references) are the same.
+        self._defined, self._missing = defined, missing_of
 
     def definitions(self) -> dict[str, set[str]]:
         """Every id defined, by kind (what `defined` answers from)."""
@@ -207,6 +223,16 @@ class Corpus:
             meant = closest_id(ref.value, self.candidates(ref.kinds), self.titles(ref.kinds))
             if meant is not None:
                 yield ref, meant
+
+    def unresolved(self, document: SourceDocument) -> list[Reference]:
+        """A document's references that name no id defined for their kinds (settle found
+        them: most documents have none, and their references need not be looked at again)."""
+        if self._reads is not None:
+            self._reads.add(DEFINED)
+        found = self._missing.get(id(document))
+        if found is None:  # not settled here (not kept: the document may not be held)
+            found = [ref for ref in self.facts(document).references if not self.resolves(ref)]
+        return found
 
     def resolves(self, ref: Reference) -> bool:
         """Whether a reference names an id defined for one of its kinds (asked of every
@@ -231,6 +257,7 @@ class Corpus:
     def _forget(self) -> None:
         self._by_kind = self._partial_by_kind = self._by_id = self._defined = None
         self._values.clear()
+        self._missing = {}
 
     def _index(self) -> None:
         by_kind: dict[str, list[SourceDocument]] = defaultdict(list)

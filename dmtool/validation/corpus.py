@@ -13,12 +13,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from dmtool.diagnostics.hints import closest_id
 from dmtool.loading import SourceDocument
 from dmtool.validation.as_meant import with_values
+from dmtool.validation.corpus_reads import (
+    ALL,
+    CHECKED,
+    DEFINED,
+    KINDS,
+    SCHEMAS,
+    Read,
+    RecordsReads,
+    Same,
+)
+
+# Names the rule reads and tests import from here (they are corpus_reads.py's).
+__all__ = ["ALL", "CHECKED", "CONTAINER", "DEFINED", "KINDS", "NESTED_ID_SOURCES", "SCHEMAS",
+           "Corpus", "Read", "Same", "top_fields_of"]
 from dmtool.validation.facts import (
     NESTED_DEFINITIONS,
     DocumentFacts,
@@ -59,36 +72,7 @@ def top_fields_of(document: SourceDocument) -> dict[str, Any]:
     return document.memo(_TOP_FIELDS, _top_fields, _are_top_fields)
 
 
-# What a rule can read of a corpus, as recorded while it runs (see Corpus.recording): the
-# whole corpus, one kind's trusted or readable documents, the kinds present, every id
-# defined, the files asked about, the schema set.
-Read = tuple[str, ...]
-ALL: Read = ("all",)
-KINDS: Read = ("kinds",)
-DEFINED: Read = ("defined",)
-CHECKED: Read = ("checked",)
-SCHEMAS: Read = ("schemas",)
-
-
-_UNSEEN = object()
-
-
-class Same:
-    """Equal only to a Same of the very same object (a document without a content key)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.value is self.value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-
-class Corpus:
+class Corpus(RecordsReads):
     """Trusted documents (`documents`, `of_kind`, `get`) and partial ones (`readable`).
 
     `checked` holds the display paths the user asked about (None: every file): cross-file
@@ -400,56 +384,3 @@ class Corpus:
     def data(self, kind: str, doc_id: str) -> Any:
         doc = self.get(kind, doc_id)
         return None if doc is None else doc.data
-
-    # -- what rules read (see rules/reads.py)
-
-    @contextmanager
-    def recording(self) -> Iterator[set[Read]]:
-        """Note every read of the corpus meanwhile, in the set given (see Read)."""
-        if self._reads is not None:
-            raise RuntimeError("the corpus is already recording its reads")
-        reads: set[Read] = set()
-        self._reads = reads
-        try:
-            yield reads
-        finally:
-            self._reads = None
-
-    def value_of(self, read: Read) -> Any:
-        """What a read sees in this corpus: equal values in two corpora of one session
-        mean the read sees the same (each document as a signature, see _signature)."""
-        if read == CHECKED:
-            return self._checked  # set and unset around each run of the rules
-        found = self._values.get(read, _UNSEEN)
-        if found is _UNSEEN:
-            found = self._values[read] = self._value(read)
-        return found
-
-    def _value(self, read: Read) -> Any:
-        if read == ALL:
-            return (tuple(map(self._signature, self._documents)), None,
-                    tuple(map(self._signature, self._partial)))
-        if read == DEFINED:
-            return self.definitions()
-        if read == KINDS:
-            return tuple(self.kinds())
-        if read == SCHEMAS:
-            return Same(self._schemas)
-        what, kind = read
-        if what == "of_kind":
-            return tuple(map(self._signature, self.of_kind(kind)))
-        if what == "readable":
-            return tuple(map(self._signature, self.readable(kind)))
-        raise ValueError(f"no such read of a corpus: {read!r}")
-
-    def _signature(self, document: SourceDocument) -> tuple[Any, ...]:
-        """What a document holds: its path, its content (its content key, or the very
-        object when it has none), its standing and what settle read differently in it."""
-        found = self._signatures.get(id(document))
-        if found is None:
-            original, fixes = self._settled_from.get(id(document), (document, ()))
-            content = original.content_key
-            found = (document.display, Same(original) if content is None else content,
-                     self.facts(document).standing, fixes)
-            self._signatures[id(document)] = found
-        return found

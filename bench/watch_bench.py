@@ -1,7 +1,7 @@
 """P2b in the live session: one storybook edited and re-checked by the session that
 `dmtool check --watch` and the language server keep (dmtool/lsp/watch.py). Nothing that
-did not change is read again; the rules run over the whole corpus, the changed book's
-analysis included.
+did not change is read again; the rules that read storybooks run again (the changed
+book's analysis included), the others' findings are reused (validation/rules/reads.py).
 
 Usage: python bench/watch_bench.py CONTENT STORYBOOK [--runs N]
 Prints the best wall time of one re-check in seconds, then the diagnostics' count, which

@@ -3,10 +3,14 @@
 A session holds every file of a content tree as checked on its own (loading, kind,
 schema, modeline) and runs the cross-file rules over the documents on demand. Updating a
 file re-checks that file alone; unchanged documents keep their memos (see
-SourceDocument.memo), so the rules redo only the work whose inputs changed: the changed
-file's own extraction and analysis, then the cheap joins across files. Nothing is read
-from disk that did not change. `dmtool check` itself runs through a session, filled from
-the on-disk cache instead of from the editor.
+SourceDocument.memo) and their extracted facts, and the corpus is rebuilt from the last
+one. A rule runs again only if something it read through the corpus last time reads
+differently now (rules/reads.py); the others' findings are reused as they were. So an
+edit redoes the changed file's own extraction and analysis, and the joins across files
+that read it. Nothing is read from disk that did not change. Suppressions and the
+configuration's ignores are applied to the findings afresh on every report. `dmtool
+check` itself runs through a session, filled from the on-disk cache instead of from the
+editor.
 
     session = CheckSession()
     session.load([Path("content")])          # read the tree once
@@ -23,20 +27,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dmtool.diagnostics import Diagnostic, Report
-from dmtool.loading import discover
+from dmtool.loading import SourceDocument, discover
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes
 from dmtool.validation.corpus import Corpus
-from dmtool.validation.facts import facts_of, walker_for
+from dmtool.validation.facts import DocumentFacts, facts_of, walker_for
 from dmtool.validation.filecheck import FileResult, check_decoded, check_text
 from dmtool.validation.filekeys import digest
 from dmtool.validation.parallel import start_ahead
 from dmtool.validation.rules import (
+    RuleCheck,
     rule_checks,
     rule_report_kinds,
     rule_tasks,
     rules_with_tasks,
 )
+from dmtool.validation.rules.reads import RuleRun, run_recorded
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
 
@@ -108,6 +114,13 @@ class CheckSession:
     # Results of texts edited files held a moment ago, oldest first (see update).
     _recent: dict[tuple[Path, tuple[str, str, int]], FileResult] = field(
         default_factory=dict, repr=False)
+    # The corpus built last (kept when a change sets `corpus` to None: the next one is
+    # built from it), and the facts of each file's document in it.
+    _built: Corpus | None = field(default=None, repr=False)
+    _facts: dict[Path, tuple[SourceDocument, DocumentFacts | None]] = field(
+        default_factory=dict, repr=False)
+    # Each rule's last run: its findings, reused while nothing it read has changed.
+    _runs: dict[str, RuleRun] = field(default_factory=dict, repr=False)
 
     # -- filling the session
 
@@ -190,20 +203,35 @@ class CheckSession:
         """The corpus of every document that could be read, in path order, read as meant.
 
         Documents with a mistake of their own enter as partial (see Corpus); `settle`
-        then reads misspelt references as the ids they resemble.
+        then reads misspelt references as the ids they resemble. A document the corpus
+        built last also held keeps its facts, and settle looks again only at what an
+        edit may have changed (see Corpus.settle): a new corpus each time (a snapshot
+        of the language server keeps the one it was made with), cheaply.
         """
         corpus = Corpus(schemas=self.schemas)
         walker = walker_for(self.schemas)
+        previous = self._built if self._built is not None and self._built.schemas is self.schemas else None
+        if previous is None:
+            # Other schemas judge every file anew: nothing found under the old ones is kept.
+            self._runs.clear()
+        known = self._facts if previous is not None else {}
+        facts_now: dict[Path, tuple[SourceDocument, DocumentFacts | None]] = {}
         for state in self.ordered():
             document = state.result.document
             if document is None:
                 continue
-            document.memos_used.clear()
-            facts = facts_of(document, walker)
+            kept = known.get(state.path)
+            if kept is not None and kept[0] is document:
+                facts = kept[1]
+            else:
+                document.memos_used.clear()
+                facts = facts_of(document, walker)
+            facts_now[state.path] = (document, facts)
             if facts is not None:
                 corpus.add(document, facts)
-        corpus.settle()
-        self.corpus = corpus
+        corpus.settle(previous)
+        self.corpus = self._built = corpus
+        self._facts = facts_now
         return corpus
 
     def rule_diagnostics(self) -> list[Diagnostic]:
@@ -226,7 +254,7 @@ class CheckSession:
         try:
             for name, rule in rules:
                 if name not in waiting:
-                    findings[name] = list(rule(corpus))
+                    findings[name] = self._findings(name, rule, corpus)
         except BaseException:
             if ahead is not None:
                 ahead.close()
@@ -235,9 +263,19 @@ class CheckSession:
             ahead.finish()
         for name, rule in rules:
             if name in waiting:
-                findings[name] = list(rule(corpus))
+                findings[name] = self._findings(name, rule, corpus)
         return [d for name, _ in rules for d in findings[name]
                 if d.location.path not in partial or d.code in OWN_CODES]
+
+    def _findings(self, name: str, rule: RuleCheck, corpus: Corpus) -> list[Diagnostic]:
+        """A rule's findings: those of its last run while all it read then is unchanged
+        (see rules/reads.py), else found now."""
+        last = self._runs.get(name)
+        if last is not None and last.holds_in(corpus):
+            return last.findings
+        run = run_recorded(rule, corpus)
+        self._runs[name] = run
+        return run.findings
 
     def refresh_modelines(self) -> None:
         """Look again at the schema files the modelines name (the disk may have changed)."""

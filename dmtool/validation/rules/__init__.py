@@ -10,6 +10,9 @@ one document alone, called while a large document's data is in hand (the check p
 that data away afterwards, see pipeline.py). A registered rule may also have a
 `prepare(corpus)`: the rule's costly work cut into independent tasks, each filling
 memos, which a check may run on several cores before the rules run (see session.py).
+A rule declares nothing about what it reads: the corpus records it while the rule runs,
+and a session reuses the rule's findings while all of it reads the same (see reads.py).
+So a rule must learn of the content only through the corpus it is given.
 """
 
 from __future__ import annotations

@@ -74,14 +74,17 @@ _MISMATCH = object()
 
 class Counting:
     """The documents manifest `counts` filters look at, read once for every line of every
-    manifest: each counted kind's documents with their top-level fields, and what a field
-    that does not match says (Corpus.reads_as: False, or None when it cannot be told),
-    which depends on the document and the key alone, not on the value looked for."""
+    manifest: each counted kind's documents with their top-level fields, indexed by the
+    value of each field filtered on, and those whose field cannot be told (Corpus.reads_as
+    is None), which depends on the document and the key alone, not on the value looked for."""
 
     def __init__(self, corpus: Corpus) -> None:
         self._corpus = corpus
         self._of_kind: dict[str, list[tuple[SourceDocument, dict[str, Any]]]] = {}
-        self._mismatch: dict[tuple[int, str], bool | None] = {}
+        # (kind, key) -> {field value: positions of the kind's documents holding it}
+        self._by_value: dict[tuple[str, str], dict[Any, list[int]]] = {}
+        # (kind, key) -> positions of the kind's documents whose field cannot be told
+        self._untold: dict[tuple[str, str], set[int]] = {}
 
     def counted(self, counts: dict[str, Any]) -> list[tuple[SourceDocument, int]]:
         """The documents a `counts` filter matches, each with how many cards it stands for.
@@ -91,9 +94,9 @@ class Counting:
         found: list[tuple[SourceDocument, int]] = []
         items_key = counts.get("items")
         wanted = _filter(counts)
-        for document, fields in self._documents(counts["kind"]):
-            if not all(fields.get(key) == value for key, value in wanted.items()):
-                continue
+        documents = self._documents(counts["kind"])
+        for index in self._matching(counts["kind"], wanted):
+            document, fields = documents[index]
             if items_key is not None:
                 items = document.data.get(items_key)
                 amount = len(items) if isinstance(items, list) else 0
@@ -106,16 +109,23 @@ class Counting:
     def unsure(self, counts: dict[str, Any]) -> int:
         """How many documents of the counted kind might match but cannot be read well enough:
         no field says it does not match, and one cannot be told."""
+        kind = counts["kind"]
         wanted = _filter(counts)
+        documents = self._documents(kind)
+        # Only a document with a field that cannot be told can be unsure: every other one
+        # either matches or has a field that says it does not.
+        doubtful: set[int] = set()
+        for key in wanted:
+            doubtful |= self._untold_of(kind, key)
         found = 0
-        for document, fields in self._documents(counts["kind"]):
+        for index in sorted(doubtful):
+            fields = documents[index][1]
             untold = False
             for key, value in wanted.items():
                 if fields.get(key) == value:
                     continue
-                verdict = self._mismatched(document, key)
-                if verdict is False:
-                    break
+                if index not in self._untold_of(kind, key):
+                    break  # the field says it does not match
                 untold = True
             else:
                 found += untold
@@ -128,11 +138,34 @@ class Counting:
                                           for d in self._corpus.readable(kind)]
         return found
 
-    def _mismatched(self, document: SourceDocument, key: str) -> bool | None:
-        slot = (id(document), key)
-        if slot not in self._mismatch:
-            self._mismatch[slot] = self._corpus.reads_as(document, key, _MISMATCH)
-        return self._mismatch[slot]
+    def _matching(self, kind: str, wanted: dict[str, Any]) -> list[int]:
+        """Positions, in order, of the kind's documents whose fields say all of `wanted`."""
+        documents = self._documents(kind)
+        if not wanted:
+            return list(range(len(documents)))
+        (key, value), *rest = wanted.items()
+        try:
+            pool = self._values_of(kind, key).get(value, [])
+        except TypeError:  # a value that cannot be a key (a list): every document is looked at
+            pool = [i for i, (_, fields) in enumerate(documents) if fields.get(key) == value]
+        return [i for i in pool if all(documents[i][1].get(k) == v for k, v in rest)]
+
+    def _values_of(self, kind: str, key: str) -> dict[Any, list[int]]:
+        found = self._by_value.get((kind, key))
+        if found is None:
+            found = self._by_value[(kind, key)] = {}
+            # top_fields holds scalars (CONTAINER stands for lists and mappings): all keys
+            for index, (_, fields) in enumerate(self._documents(kind)):
+                found.setdefault(fields.get(key), []).append(index)
+        return found
+
+    def _untold_of(self, kind: str, key: str) -> set[int]:
+        found = self._untold.get((kind, key))
+        if found is None:
+            found = self._untold[(kind, key)] = {
+                index for index, (document, _) in enumerate(self._documents(kind))
+                if self._corpus.reads_as(document, key, _MISMATCH) is None}
+        return found
 
 
 def _filter(counts: dict[str, Any]) -> dict[str, Any]:

@@ -23,9 +23,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         facts = corpus.facts(document)
         if facts.kind in SELF_CONTAINED_KINDS or not facts.standing.loaded:
             continue
-        for ref in facts.references:
-            if corpus.resolves(ref):
-                continue
+        for ref in corpus.unresolved(document):
             candidates = corpus.candidates(ref.kinds)
             wanted = " or ".join(ref.kinds)
             yield diagnose(

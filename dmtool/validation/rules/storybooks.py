@@ -18,10 +18,10 @@ from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules.wanderer_shapes import ENDINGS, Parts, dig
 
-MEMO = "storybook-facts:1"
+MEMO = "storybook-facts:2"
 # (findings of the book alone, wanderer, [(ending, ending index, conclusion index, legacy)],
-#  [(entry number, entry kind)])
-Facts = tuple[tuple[Any, ...], str, list[tuple[str, int, int, str]], list[tuple[int, str]]]
+#  {entry number: entry kind}, the last entry of a number winning)
+Facts = tuple[tuple[Any, ...], str, list[tuple[str, int, int, str]], dict[int, str]]
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:
@@ -56,7 +56,8 @@ def _extract(book: SourceDocument) -> Facts:
             first[number] = index
     legacies: list[tuple[str, int, int, str]] = []
     found.extend(_endings(book, entries, first, legacies))
-    kinds = [(entry["entry"], entry["kind"]) for entry in entries]
+    # A mapping, not pairs: the joins look entries up in it on every run (a session's).
+    kinds = {entry["entry"]: entry["kind"] for entry in entries}
     return tuple(pack(d) for d in found), data["wanderer"], legacies, kinds
 
 
@@ -66,8 +67,8 @@ def _are_facts(value: Any) -> bool:
             and all(type(v) is tuple and len(v) == 4 and type(v[0]) is str
                     and type(v[1]) is int and type(v[2]) is int and type(v[3]) is str
                     for v in value[2])
-            and type(value[3]) is list
-            and all(type(v) is tuple and len(v) == 2 and type(v[1]) is str for v in value[3]))
+            and type(value[3]) is dict
+            and all(type(v) is str for v in value[3].values()))
 
 
 def _endings(book: SourceDocument, entries: list[Any], first: dict[int, int],
@@ -136,7 +137,7 @@ def _entry_kinds(corpus: Corpus) -> Iterator[Diagnostic]:
     for wanderer in corpus.of_kind("wanderer"):
         book = corpus.get("storybook", wanderer.data["storybook"])
         if book is not None:
-            kinds_of[wanderer.data["id"]] = dict(facts(book)[3])
+            kinds_of[wanderer.data["id"]] = facts(book)[3]
     checks: list[tuple[SourceDocument, Parts, str]] = []
     for shard in corpus.of_kind("world-shard"):
         checks.append((shard, ("encounter", "entry"), shard.data["encounter"]["kind"]))

@@ -118,6 +118,20 @@ def test_without_a_build_the_sources_run(tmp_path: Path) -> None:
     assert where.endswith("rng.py")
 
 
+def test_without_a_compiler_the_build_leaves_the_pure_engine(tmp_path: Path) -> None:
+    root = _copy_tree(tmp_path)
+    shutil.copytree(ROOT / "tools", root / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    source = root / "dmtool" / "engine" / "core" / "rng.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    done = _run([str(root / "tools" / "compile_engine.py"), "--if-stale"], pure=False,
+                cwd=root, env={"CC": str(tmp_path / "no-such-cc")})
+    assert done.returncode == 0, done.stderr
+    assert "no C compiler found" in done.stdout
+    assert manifest.built_files(root) == []
+    (decided, loaded, _), err = _probe(root)
+    assert decided.startswith("pure: not compiled") and loaded == "pure" and err == ""
+
+
 # The manifest's judgement, on a tree of a few files.
 
 def _tree(tmp_path: Path) -> Path:

@@ -5,7 +5,9 @@ Usage: python bench/play_bench.py [--games N] [--policy random|first|greedy] [--
        [--players P] [--variant short|standard|long] [--devour] [--wanderer ID]
 
 Times are CPU time of this process (time.process_time): one core, and far less disturbed
-by other work on a shared machine than wall time. Loading content is not timed.
+by other work on a shared machine than wall time. Loading content is not timed. The first
+line says which engine ran: compiled with mypyc (tools/compile_engine.py) or pure Python
+(DMTOOL_ENGINE=pure, no build, or a build older than the sources).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script too
 
+from dmtool.engine import ENGINE, manifest
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
@@ -64,6 +67,15 @@ def report(games: int, rate: float, outcomes: Counter[str], steps: int, label: s
     return lines
 
 
+def engine() -> str:
+    """Which engine the games ran on, as loaded (and, for the pure one, why)."""
+    loaded = manifest.running()
+    if loaded == "compiled":
+        return "compiled (mypyc)"
+    reason = ENGINE.partition(": ")[2]
+    return f"{loaded} Python ({reason})" if reason else f"{loaded} Python"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -75,6 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--devour", action="store_true")
     parser.add_argument("--wanderer", default="hollis-brandt")
     args = parser.parse_args(argv)
+    print(f"play: engine {engine()}", flush=True)
     for policy in [args.policy] if args.policy else ["random", "greedy"]:
         rate, outcomes, steps = measure(args.games, policy=policy, seed=args.seed,
                                         players=args.players, variant=args.variant,

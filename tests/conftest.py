@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from dmtool.commands.rules import register_rules
+from dmtool.engine import ENGINE, manifest
 from tests.site_support import BuiltSite, build_real_site
 
 # Tests drive CheckSession and the pipeline directly, as the CLI does after registering the
 # rules that live above validation (the story graph and scenario fixture rules).
 register_rules()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Never test a stale compiled engine, nor quietly its fallback: a build older than the
+    engine's sources (dmtool/engine/manifest.py) stops the run until it is rebuilt."""
+    if os.environ.get(manifest.ENV) == "pure":
+        return
+    why = manifest.stale()
+    if why and manifest.built_files():
+        raise pytest.UsageError(
+            "the compiled engine is older than its sources (" + "; ".join(why[:3]) + "): "
+            "rebuild it with `make test` or `.venv/bin/python tools/compile_engine.py`, "
+            f"remove it with `--clean`, or set {manifest.ENV}=pure to test the pure engine")
+
+
+def pytest_report_header() -> str:
+    return f"dmtool engine: {ENGINE} ({manifest.running()} modules loaded)"
 
 
 @pytest.fixture(autouse=True)

@@ -1,2 +1,11 @@
 """The reference rules engines: a shared core (`core`) and one package per game on top of
-it (`dawn_of_madness`, `deep_madness`); the games never import each other."""
+it (`dawn_of_madness`, `deep_madness`); the games never import each other.
+
+`core` and `dawn_of_madness` may be compiled with mypyc (tools/compile_engine.py); the
+guard below runs the pure Python sources instead when the build is older than them, or
+when DMTOOL_ENGINE=pure (see manifest.py)."""
+
+from dmtool.engine import manifest
+
+# "compiled", or "pure: " and why (bench/play_bench.py prints it).
+ENGINE = manifest.guard()

@@ -3,8 +3,9 @@ catalogue, dice, policy, the game's registry and the event log."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from mypy_extensions import trait
 
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.core.policy import REQUIRED, Policy, Question
@@ -13,24 +14,32 @@ from dmtool.engine.core.registry import Rules
 Event = dict[str, Any]
 
 
-@dataclass(slots=True)
+@trait
 class Context:
     """Mutable working context of one transition. `state` is already a private clone.
 
-    A game subclasses it and names its registry in `rules`; events must be of a kind the
-    registry declares, so the log's vocabulary is known to tools that read it.
+    A game's context is a dataclass with this trait: it declares the fields, in this order,
+    with its own types for the first three (a trait, not a base dataclass, so that the engine
+    compiles with mypyc, which lets no subclass narrow a field's type):
+
+        state: ...; catalog: ...; dice: ...; policy: Policy
+        events: list[Event] = field(default_factory=list)
+        step: int | None = None  # a game loop's step number (see `emit`)
+
+    and names its registry in `rules`, as a class attribute of a plain base class (mypyc
+    would take it for a field of the dataclass). Events must be of a kind the registry
+    declares, so the log's vocabulary is known to tools that read it.
     """
+
+    __slots__ = ()
 
     rules: ClassVar[Rules]
 
-    state: Any
-    catalog: Any
-    dice: Any
     policy: Policy
-    events: list[Event] = field(default_factory=list)
+    events: list[Event]
     # A game loop's step number: when set, each event starts with it ({step, event, ...}),
     # as the loop's log keeps them, so the loop need not copy every event to add it.
-    step: int | None = None
+    step: int | None
 
     def emit(self, event: str, **data: Any) -> None:
         # hot path: a game emits hundreds of events; the registry's table is read directly.

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 
 class ScriptError(Exception):
     """The fixture's script does not fit what the engine did (a fixture problem, not a rule).
@@ -29,6 +31,8 @@ class ScriptEntry:
     used: bool = False
 
 
+# A game's scripted dice subclass it, and tests subclass those (interpreted subclasses).
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class StrictScript:
     """Entries taken strictly in order; a game's dice read them through `next_entry`.

@@ -11,17 +11,25 @@ from dmtool.engine.core.context import Event
 # __init__ (object.__setattr__ per field) costs twice as much. Treat them as read-only.
 
 
-@dataclass(slots=True)
-class Applied:
-    state: Any
-    events: list[Event]
-
+# `ok` is a class attribute of a plain base, not of the dataclass: compiled with mypyc, a
+# dataclass takes every name in its body for a field (ClassVar included).
+class _Succeeded:
+    __slots__ = ()
     ok: ClassVar[bool] = True
 
 
+class _Refused:
+    __slots__ = ()
+    ok: ClassVar[bool] = False
+
+
 @dataclass(slots=True)
-class Rejected:
+class Applied(_Succeeded):
+    state: Any
+    events: list[Event]
+
+
+@dataclass(slots=True)
+class Rejected(_Refused):
     code: str
     message: str
-
-    ok: ClassVar[bool] = False

@@ -128,7 +128,7 @@ def wanderer_verdict(state: GameState, catalog: Catalog, w: Wanderer, action: Ac
 
 def _check_support(state: GameState, catalog: Catalog, w: Wanderer, action: Action) -> Verdict:
     args = action.args if isinstance(action.args, dict) else {}
-    card = args.get("card")
+    card: Any = args.get("card")
     if not state.support.get(card, False):
         return Reject("support_unavailable", f"The support card '{card}' is not face up in "
                       "play.")

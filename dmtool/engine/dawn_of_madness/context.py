@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from dmtool.engine.core.context import Context, Event
 from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.core.policy import Policy
 from dmtool.engine.core.registry import Rules
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.dice import DiceSource
@@ -35,15 +36,23 @@ class Frame:
     entry: int | None = None
 
 
-@dataclass(slots=True)
-class Ctx(Context):
-    """Mutable working context of one transition. `state` is already a private clone."""
-
+class _Rules:
+    # The registry as a class attribute of a plain base, not of the dataclass: compiled with
+    # mypyc, a dataclass takes every name in its body for a field (ClassVar included).
+    __slots__ = ()
     rules: ClassVar[Rules] = RULES
+
+
+@dataclass(slots=True)
+class Ctx(_Rules, Context):
+    """Mutable working context of one transition. `state` is already a private clone."""
 
     state: GameState
     catalog: Catalog
     dice: DiceSource
+    policy: Policy
+    events: list[Event] = field(default_factory=list)
+    step: int | None = None  # the game loop's step number (see Context.emit)
     frame: Frame = field(default_factory=partial(Frame, "effect"))  # no Python-level lambda
     who: str | None = None  # the resolving wanderer
     monster: str | None = None  # the acting monster

@@ -143,7 +143,7 @@ def _has_target(ctx: Ctx, m: Monster, name: str, value: Any) -> bool:
         found = candidates(ctx, m, value.get("toward", "nearest_wanderer"))
         row = ctx.catalog.board.distances(m.shard)
         for w in found:  # noqa: SIM110 (in_range: every shard is known; a loop: hot path)
-            if row.get(w.shard):
+            if w.shard is not None and row.get(w.shard):
                 return True
         return False
     if name == "monster_heal":

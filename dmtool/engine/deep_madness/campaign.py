@@ -33,7 +33,8 @@ def order(campaign: dict[str, Any]) -> list[str]:
 
 def keeps(campaign: dict[str, Any], chapter: str) -> list[str]:
     """The components a chapter's closing note lists (none after the last chapter)."""
-    step = next((s for s in campaign.get("chapters", []) if s["chapter"] == chapter), {})
+    step: dict[str, Any] = next((s for s in campaign.get("chapters", []) if s["chapter"] == chapter),
+                                {})
     return [k for k in step.get("keeps", []) if k in CARRIED]
 
 

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from dmtool.engine.core.context import Context, Event
 from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.core.policy import Policy
 from dmtool.engine.core.registry import Rules
 from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.dice import ScriptedDice
@@ -21,15 +22,23 @@ from dmtool.engine.deep_madness.state import ChapterState
 __all__ = ["Ctx", "Event"]
 
 
-@dataclass
-class Ctx(Context):
-    """Mutable working context of one transition. `state` is already a private clone."""
-
+class _Rules:
+    # The registry as a class attribute of a plain base, not of the dataclass: compiled with
+    # mypyc, a dataclass takes every name in its body for a field (ClassVar included).
+    __slots__ = ()
     rules: ClassVar[Rules] = RULES
+
+
+@dataclass
+class Ctx(_Rules, Context):
+    """Mutable working context of one transition. `state` is already a private clone."""
 
     state: ChapterState
     catalog: ChapterCatalog
     dice: ScriptedDice
+    policy: Policy
+    events: list[Event] = field(default_factory=list)
+    step: int | None = None  # the game loop's step number (see Context.emit)
     who: str | None = None  # the investigator in scope
     figure: str | None = None  # the figure just spawned (for 'then_each')
     room: int | None = None  # the room just devoured

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from dmtool.engine.core.script import ScriptError, StrictScript, scripted_order, show
 
 __all__ = ["DIE_SIDES", "ScriptError", "ScriptedDice"]
@@ -17,6 +19,8 @@ __all__ = ["DIE_SIDES", "ScriptError", "ScriptedDice"]
 DIE_SIDES = {"d6": 6, "d12": 12}
 
 
+# Tests script looser dice by subclassing it (an interpreted subclass of a compiled class).
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class ScriptedDice(StrictScript):
     """Strict dice: each roll must be the next scripted entry, by the same roller and die."""

@@ -126,8 +126,8 @@ def move_toward(ctx: Ctx, figure: Figure, goals: list[str], spaces: int) -> None
     board = ctx.catalog.board
     start = figure.space
     for _ in range(spaces):
-        reachable = [(board.distance(figure.space, g), g) for g in goals]
-        reachable = [(d, g) for d, g in reachable if d is not None]
+        distances = [(board.distance(figure.space, g), g) for g in goals]
+        reachable = [(d, g) for d, g in distances if d is not None]
         if not reachable or min(d for d, _ in reachable) == 0:
             break  # nothing to reach, or already there
         near = min(d for d, _ in reachable)

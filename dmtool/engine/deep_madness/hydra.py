@@ -4,6 +4,8 @@ once; the ends of their activations spread filth."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from dmtool.engine.deep_madness import figures, filth
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure
@@ -80,7 +82,8 @@ def domain_activation_ends(ctx: Ctx, domain: Figure) -> None:
 @RULES.hook(f"figures:{DOMAIN}")
 def domain_standees(expansion_rules: dict[str, object]) -> int | None:
     """One standee per colour pair (the pair's other marker sits in its Hydra's base)."""
-    for rule in expansion_rules.get("rules", []) or []:  # type: ignore[union-attr]
+    rules: Any = expansion_rules.get("rules", []) or []
+    for rule in rules:
         if isinstance(rule, dict) and rule.get("title") == "Hydra's Domain":
             pairs = rule.get("facts", {}).get("colour_pairs")
             return int(pairs) if pairs is not None else None

@@ -48,9 +48,9 @@ def _end_activation(ctx: Ctx, step_: Step) -> None:
         return
     mover = figure(ctx, step_.arg("figure", step_.args))
     ctx.emit("activation_ended", figure=mover.id)
-    rule = ctx.rules.hooks.get(f"end_activation:figure:{mover.monster}")
-    if rule is not None:
-        rule(ctx, mover)
+    hook = ctx.rules.hooks.get(f"end_activation:figure:{mover.monster}")
+    if hook is not None:
+        hook(ctx, mover)
 
 
 @step("activate")

@@ -11,6 +11,7 @@ from dmtool.engine.dawn_of_madness.effects import effect
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.monsters import spawn_monster
 from dmtool.engine.dawn_of_madness.placement import place
+from dmtool.engine.dawn_of_madness.state import Wanderer
 
 
 @effect("place_token")
@@ -54,6 +55,7 @@ def _spawn_terror(ctx: Ctx, spec: dict[str, Any]) -> None:
 @effect("spawn_malformation")
 def _spawn_malformation(ctx: Ctx, spec: dict[str, Any]) -> None:
     whose = spec.get("wanderer", "active")
+    w: Wanderer | None
     if whose == "active":
         w = ctx.need_resolver("spawn_malformation")
     else:

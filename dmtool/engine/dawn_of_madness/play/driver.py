@@ -4,7 +4,7 @@ and keep a record (initial state, board layout, actions, answers) that replays e
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from dmtool.engine.dawn_of_madness.actions import Action, new_action, parse_action
@@ -95,7 +95,7 @@ def play(base: Catalog, game: NewGame, *, policy: str = "random",
     layout = layout_for(game.seed)
     catalog = board_catalog(base, layout)
     state = new_state(catalog, game, campaign)
-    record: dict[str, Any] = {"game": game.__dict__, "layout": layout}
+    record: dict[str, Any] = {"game": asdict(game), "layout": layout}
     if keep_record:  # what a replay needs; many-game statistics need only the log
         record.update(initial=state.to_dict(), steps=[])
     chooser = make_player(policy, game.seed ^ POLICY_SALT)

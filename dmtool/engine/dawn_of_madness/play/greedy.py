@@ -179,9 +179,9 @@ def _values(state: GameState, catalog: Catalog, group: Group,
         monsters = state.monsters
         return [base - 10 * (row.get(monsters[mid].shard) or 0) if mid in monsters
                 else base for mid, _ in items]
-    if place[1] is None:
-        return [base - 5] * len(items)
     here, goal = place
+    if goal is None:
+        return [base - 5] * len(items)
     row = catalog.board.distances(goal)  # distances are symmetric
     before = row.get(here) or 0
     return [base + 10 * (before - (row.get(to) or 0)) if isinstance(to, int)

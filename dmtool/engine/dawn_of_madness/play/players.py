@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from dmtool.engine.core import rng
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.core.script import ScriptError
@@ -42,6 +44,8 @@ class Player(Protocol):
         """(key, answer) to a question the rules ask while an action resolves."""
 
 
+# A plug-in policy subclasses it (an interpreted subclass of the compiled engine's class).
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Chooser:
     """Picks wanderer actions and answers questions; its own generator, never the dice's."""

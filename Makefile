@@ -34,13 +34,13 @@ $(RENDERER): | $(STAMP)
 
 renderer: $(RENDERER)
 
-# The game engine compiled with mypyc (tools/compile_engine.py): about twice the games per
+# The game engine compiled with mypyc (dmtool/engine/build.py): about twice the games per
 # second. Always asked, and rebuilt only when the build is missing or a compiled source's
 # content differs from the build's manifest (a stat per file otherwise); at import,
 # dmtool/engine/manifest.py runs the pure sources instead of a build older than they are.
 # No C compiler, or DMTOOL_ENGINE=pure: a note, and the pure Python engine.
 engine: | $(STAMP)
-	@$(BIN)/python tools/compile_engine.py --if-stale
+	@$(BIN)/python dmtool/engine/build.py --if-stale
 
 # The site's browser tests drive Debian's Chromium with Playwright for Python (Playwright's
 # own browser download cannot be used). Installed like Graphviz, when we may; otherwise
@@ -63,7 +63,7 @@ check: $(STAMP) engine
 	$(BIN)/dmtool fmt --check content/
 
 test: $(STAMP) engine $(RENDERER) $(BROWSER)
-	$(BIN)/ruff check dmtool tests bench tools
+	$(BIN)/ruff check dmtool tests bench
 	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
@@ -74,5 +74,5 @@ bench: $(STAMP) engine $(RENDERER)
 	$(BIN)/python bench/run.py
 
 clean:
-	test ! -x $(BIN)/python || $(BIN)/python tools/compile_engine.py --clean
+	test ! -x $(BIN)/python || $(BIN)/python dmtool/engine/build.py --clean
 	rm -rf $(VENV) site .dmtool-cache bench/out test-artifacts

@@ -6,7 +6,7 @@ Usage: python bench/play_bench.py [--games N] [--policy random|first|greedy] [--
 
 Times are CPU time of this process (time.process_time): one core, and far less disturbed
 by other work on a shared machine than wall time. Loading content is not timed. The first
-line says which engine ran: compiled with mypyc (tools/compile_engine.py) or pure Python
+line says which engine ran: compiled with mypyc (dmtool/engine/build.py) or pure Python
 (DMTOOL_ENGINE=pure, no build, or a build older than the sources).
 """
 

@@ -24,7 +24,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if why and manifest.built_files():
         raise pytest.UsageError(
             "the compiled engine is older than its sources (" + "; ".join(why[:3]) + "): "
-            "rebuild it with `make test` or `.venv/bin/python tools/compile_engine.py`, "
+            "rebuild it with `make test` or `.venv/bin/python dmtool/engine/build.py`, "
             f"remove it with `--clean`, or set {manifest.ENV}=pure to test the pure engine")
 
 

@@ -1,4 +1,4 @@
-"""The engine compiled with mypyc (tools/compile_engine.py) plays exactly as its pure Python
+"""The engine compiled with mypyc (dmtool/engine/build.py) plays exactly as its pure Python
 sources, and a build older than the sources never runs (dmtool/engine/manifest.py)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.golden_logs import DIGESTS
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = bool(manifest.built_files()) and not manifest.stale()
 needs_build = pytest.mark.skipif(
-    not COMPILED, reason="the engine is not compiled here (tools/compile_engine.py needs a C "
+    not COMPILED, reason="the engine is not compiled here (dmtool/engine/build.py needs a C "
     "compiler; `make test` builds it)")
 SEEDS = 20  # per policy (random, first, greedy), besides every golden case
 
@@ -120,10 +120,9 @@ def test_without_a_build_the_sources_run(tmp_path: Path) -> None:
 
 def test_without_a_compiler_the_build_leaves_the_pure_engine(tmp_path: Path) -> None:
     root = _copy_tree(tmp_path)
-    shutil.copytree(ROOT / "tools", root / "tools", ignore=shutil.ignore_patterns("__pycache__"))
     source = root / "dmtool" / "engine" / "core" / "rng.py"
     source.write_text(source.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    done = _run([str(root / "tools" / "compile_engine.py"), "--if-stale"], pure=False,
+    done = _run([str(root / "dmtool" / "engine" / "build.py"), "--if-stale"], pure=False,
                 cwd=root, env={"CC": str(tmp_path / "no-such-cc")})
     assert done.returncode == 0, done.stderr
     assert "no C compiler found" in done.stdout

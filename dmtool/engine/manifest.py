@@ -1,4 +1,4 @@
-"""Which engine runs: the mypyc-compiled one (tools/compile_engine.py), or the pure Python
+"""Which engine runs: the mypyc-compiled one (dmtool/engine/build.py), or the pure Python
 sources. Compiled modules (.so beside each .py) shadow the sources, so a build older than
 its sources would run old code: `guard()`, run when dmtool.engine is imported, compares the
 sources with the manifest the build wrote (their SHA-256) and, when any differ or
@@ -129,7 +129,7 @@ def guard() -> str:
     if os.environ.get(ENV, "") == "pure":
         reason = f"{ENV}=pure"
     elif not built_files():
-        reason = "not compiled (tools/compile_engine.py, run by make check)"
+        reason = "not compiled (dmtool/engine/build.py, run by make check)"
     else:
         why = stale()
         if not why:

@@ -3,7 +3,7 @@ dmtool.engine.dawn_of_madness) with mypyc, in place: a .so beside each .py, whic
 then imports instead of the source. About 2x the games per second of the pure-Python
 engine (bench/play_bench.py says which engine it measured).
 
-Usage: python tools/compile_engine.py [--if-stale | --clean]
+Usage: python dmtool/engine/build.py [--if-stale | --clean]
 
 `make check`, `make test` and `make bench` run it with --if-stale: it builds only when the
 build is missing or a compiled source was edited, added or removed since (by content: a
@@ -29,7 +29,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the repository: dmtool/engine/build.py
 
 
 def _load_manifest():  # type: ignore[no-untyped-def]
@@ -90,7 +90,7 @@ setup(name="dmtool-engine", ext_modules=modules, py_modules=[], packages=[])
     if done.returncode != 0:
         sys.stderr.write(done.stdout[-6000:] + done.stderr[-6000:])
         print("error: compiling the engine with mypyc failed (above); "
-              "`python tools/compile_engine.py --clean` leaves the pure engine", file=sys.stderr)
+              "`python dmtool/engine/build.py --clean` leaves the pure engine", file=sys.stderr)
         clean()
         return 1
     if manifest.digests() != digests:

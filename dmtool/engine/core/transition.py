@@ -28,6 +28,12 @@ class Applied(_Succeeded):
     state: Any
     events: list[Event]
 
+    # Written out: compiled with mypyc, a dataclass's own __init__ is the interpreted one
+    # dataclasses generates (one per step here); this one is native.
+    def __init__(self, state: Any, events: list[Event]) -> None:
+        self.state = state
+        self.events = events
+
 
 @dataclass(slots=True)
 class Rejected(_Refused):

@@ -35,6 +35,18 @@ class Frame:
     ended: bool = False
     entry: int | None = None
 
+    # Written out (the same fields and defaults): a native __init__ (see Ctx).
+    def __init__(self, kind: str, wanderer: str | None = None, summoned: bool = False,
+                 depth: int = 0, death_depth: int | None = None, ended: bool = False,
+                 entry: int | None = None) -> None:
+        self.kind = kind
+        self.wanderer = wanderer
+        self.summoned = summoned
+        self.depth = depth
+        self.death_depth = death_depth
+        self.ended = ended
+        self.entry = entry
+
 
 class _Rules:
     # The registry as a class attribute of a plain base, not of the dataclass: compiled with
@@ -58,6 +70,27 @@ class Ctx(_Rules, Context):
     monster: str | None = None  # the acting monster
     outer: list[Frame] = field(default_factory=list)  # frames the current one is nested in
     epilogue: bool = False  # resolving the end of the stage: effects run after it ended
+
+    # Written out, with the same fields and defaults: compiled with mypyc, the __init__
+    # that dataclasses generates stays interpreted (a Python frame and a setattr through a
+    # descriptor per field, on every step and frame); a dataclass keeps an __init__ of its
+    # own, and this one is native.
+    def __init__(self, state: GameState, catalog: Catalog, dice: DiceSource, policy: Policy,
+                 events: list[Event] | None = None, step: int | None = None,
+                 frame: Frame | None = None, who: str | None = None,
+                 monster: str | None = None, outer: list[Frame] | None = None,
+                 epilogue: bool = False) -> None:
+        self.state = state
+        self.catalog = catalog
+        self.dice = dice
+        self.policy = policy
+        self.events = [] if events is None else events
+        self.step = step
+        self.frame = Frame("effect") if frame is None else frame
+        self.who = who
+        self.monster = monster
+        self.outer = [] if outer is None else outer
+        self.epilogue = epilogue
 
     # A method, not a property: asked a few hundred times a game, and the interpreter calls
     # a property's getter from C, at several times the cost of a plain method call.

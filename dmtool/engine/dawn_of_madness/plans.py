@@ -25,6 +25,16 @@ class Plan:
     free: bool = False
     data: dict[str, Any] = field(default_factory=dict)
 
+    # Written out (the same fields and defaults): compiled with mypyc, the __init__ that
+    # dataclasses generates is interpreted; this one is native (see Ctx).
+    def __init__(self, kind: str, cost: int = 0, brains: list[Domain] | None = None,
+                 free: bool = False, data: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.cost = cost
+        self.brains = [] if brains is None else brains
+        self.free = free
+        self.data = {} if data is None else data
+
 
 # A wanderer action's plan when it is legal, or the rejection saying why not (returned,
 # not raised: see action_checks.py).

@@ -170,6 +170,12 @@ class Shard:
     tokens: dict[str, int] = field(default_factory=dict)
     cards: list[str] = field(default_factory=list)
 
+    # Written out (the same fields and defaults): a native __init__ (see context.Ctx).
+    def __init__(self, tokens: dict[str, int] | None = None,
+                 cards: list[str] | None = None) -> None:
+        self.tokens = {} if tokens is None else tokens
+        self.cards = [] if cards is None else cards
+
     def clone(self) -> Shard:
         return Shard(dict(self.tokens), list(self.cards))
 

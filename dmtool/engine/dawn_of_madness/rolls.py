@@ -33,6 +33,17 @@ class Pool:
     spent: list[Domain] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)
 
+    # Written out (the same fields and defaults): a native __init__ (see Ctx).
+    def __init__(self, tester: str, kind: str, dice: list[Domain] | None = None,
+                 coda_used: str | None = None, spent: list[Domain] | None = None,
+                 cards: list[str] | None = None) -> None:
+        self.tester = tester
+        self.kind = kind
+        self.dice = [] if dice is None else dice
+        self.coda_used = coda_used
+        self.spent = [] if spent is None else spent
+        self.cards = [] if cards is None else cards
+
     def faces(self, colour: str) -> list[str]:
         return [f for c, f in self.dice if c == colour]
 

@@ -3,7 +3,7 @@ catalogue, dice, policy, the game's registry and the event log."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import trait
 
@@ -74,4 +74,4 @@ class Context:
         return answer
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__

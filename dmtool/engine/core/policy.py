@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from dmtool.engine.core import rng
 from dmtool.engine.core.script import ScriptError
 
-REQUIRED: Any = object()  # marks a question that has no default answer
+REQUIRED: Final[Any] = object()  # marks a question that has no default answer
 
 
 class Question(NamedTuple):

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_SPAN = 1 << 64
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
+_SPAN: Final = 1 << 64
 
 T = TypeVar("T")
 
 # below(n) keeps outputs under the largest multiple of n (no modulo bias). Games ask for
 # small n thousands of times each (dice, shuffles, players' picks): their limits are
 # worked out once.
-_LIMITS = [0] + [_SPAN - _SPAN % n for n in range(1, 257)]
+_LIMITS: Final = [0] + [_SPAN - _SPAN % n for n in range(1, 257)]
 
 
 def next_u64(state: int) -> tuple[int, int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.core.policy import DefaultPolicy
 from dmtool.engine.dawn_of_madness.catalog import Catalog
@@ -29,7 +29,7 @@ from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.story import holds
 
 Checker = Callable[[GameState, Catalog, Wanderer, Any, bool], Verdict]
-CHECKS: dict[str, Checker] = {}
+CHECKS: Final[dict[str, Checker]] = {}
 
 
 def checker(kind: str) -> Callable[[Checker], Checker]:

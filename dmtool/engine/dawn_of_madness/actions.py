@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from dmtool.engine.dawn_of_madness.action_checks import CHECKS
 from dmtool.engine.dawn_of_madness.catalog import Catalog
@@ -13,11 +13,11 @@ from dmtool.engine.dawn_of_madness.plans import Plan, Verdict
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
-WANDERER_ACTIONS = ("move", "attack", "encounter", "domain", "search", "trade", "existence",
+WANDERER_ACTIONS: Final = ("move", "attack", "encounter", "domain", "search", "trade", "existence",
                     "confront", "component", "pass", "support", "legacy")
-SYSTEM_ACTIONS = ("effect", "activate", "advance", "event_phase", "refresh", "start_game",
+SYSTEM_ACTIONS: Final = ("effect", "activate", "advance", "event_phase", "refresh", "start_game",
                   "summon", "start_finale", "reset_wanderer")
-ACTION_KINDS = WANDERER_ACTIONS + SYSTEM_ACTIONS
+ACTION_KINDS: Final = WANDERER_ACTIONS + SYSTEM_ACTIONS
 
 
 class Action(NamedTuple):
@@ -48,7 +48,7 @@ class Action(NamedTuple):
         return json.dumps(self.to_dict(), sort_keys=True)
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 def new_action(kind: str, wanderer: str | None, args: Any) -> Action:

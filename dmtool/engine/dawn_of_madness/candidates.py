@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from dmtool.engine.dawn_of_madness.actions import Action, new_action
 from dmtool.engine.dawn_of_madness.catalog import Catalog
@@ -121,7 +121,7 @@ def _any_held(state: GameState, catalog: Catalog, w: Wanderer) -> bool:
 # A wanderer's candidates in listing order. A kind may have several sections (plain
 # encounter first, encounter cards after the moves). Support actions come last: each
 # face-up support card offers again the candidates of the kind it grants.
-SECTIONS: tuple[Section, ...] = (
+SECTIONS: Final[tuple[Section, ...]] = (
     Section("pass", _one, _no_args), Section("domain", _one, _no_args),
     Section("search", _one, _no_args), Section("encounter", _one, _no_args),
     Section("confront", _one, _no_args), Section("move", _destinations, _to, _can_move),
@@ -132,15 +132,15 @@ SECTIONS: tuple[Section, ...] = (
     Section("legacy", _consumables, _card, _any_consumable),
     Section("component", _held_cards, _card, _any_held),
 )
-SECTION_KINDS = frozenset(section.kind for section in SECTIONS)
-KINDS = tuple(section.kind for section in SECTIONS)
-BASE_COSTS = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
-_new_tuple = tuple.__new__
-REFUSABLE = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
+SECTION_KINDS: Final = frozenset(section.kind for section in SECTIONS)
+KINDS: Final = tuple(section.kind for section in SECTIONS)
+BASE_COSTS: Final = tuple(BASE_COST.get(kind, 0) for kind in KINDS)
+_new_tuple: Final = tuple.__new__
+REFUSABLE: Final = frozenset({"confront", "domain", "search", "encounter"})  # see Menu._blocked
 # The kinds `Menu.hopeless_item` judges item by item (the others never: callers skip it).
-ITEM_JUDGED = frozenset({"existence"})
+ITEM_JUDGED: Final = frozenset({"existence"})
 # The plain encounter of the wanderer's shard (listed before the encounter cards).
-ENCOUNTER_HERE = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
+ENCOUNTER_HERE: Final = next(i for i, section in enumerate(SECTIONS) if section.kind == "encounter")
 
 
 class Slot(NamedTuple):
@@ -201,7 +201,7 @@ class Listing(NamedTuple):
     checks: tuple[Check, ...]
 
 
-NO_LISTING = Listing((), (), {}, ())
+NO_LISTING: Final = Listing((), (), {}, ())
 
 
 @lru_cache(maxsize=256)
@@ -223,7 +223,7 @@ def listing_for(wanderers: tuple[str, ...], offers: tuple[tuple[str, str], ...])
                    tuple(checks))
 
 
-MAX_BASE_COST = max(BASE_COSTS)
+MAX_BASE_COST: Final = max(BASE_COSTS)
 
 
 class Standing(NamedTuple):

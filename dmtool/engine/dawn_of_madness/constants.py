@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Final
 
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
-TYPES: tuple[str, ...] = ("hand", "eye", "brain", "skull", "sphere")
-ENDINGS: tuple[str, ...] = ("A", "B", "C", "D")
-SHARDS: tuple[int, ...] = tuple(range(1, 17))
+COLOURS: Final[tuple[str, ...]] = ("red", "blue", "green", "yellow", "purple")
+TYPES: Final[tuple[str, ...]] = ("hand", "eye", "brain", "skull", "sphere")
+ENDINGS: Final[tuple[str, ...]] = ("A", "B", "C", "D")
+SHARDS: Final[tuple[int, ...]] = tuple(range(1, 17))
 
 # Each colour's die shows all five types once and its favoured type a second time.
-FAVOURED: dict[str, str] = {
+FAVOURED: Final[dict[str, str]] = {
     "red": "hand",
     "blue": "brain",
     "green": "eye",
     "yellow": "skull",
     "purple": "sphere",
 }
-FACES: dict[str, tuple[str, ...]] = {
+FACES: Final[dict[str, tuple[str, ...]]] = {
     colour: TYPES + (favoured,) for colour, favoured in FAVOURED.items()
 }
 
 # Which brain colour may stand in for mental capacity, by action type; purple pays any.
-BRAIN_COLOURS: dict[str, frozenset[str]] = {
+BRAIN_COLOURS: Final[dict[str, frozenset[str]]] = {
     "move": frozenset({"green", "purple"}),
     "attack": frozenset({"red", "purple"}),
     "confront": frozenset({"red", "purple"}),
@@ -32,15 +33,15 @@ BRAIN_COLOURS: dict[str, frozenset[str]] = {
     "component": frozenset({"yellow", "purple"}),
 }
 
-MAX_MENTAL_CAPACITY = 10
-DOMAIN_CARD_LIMIT = 4
-MAX_RANGE = 3
-SCORE_GOALS: dict[str, int] = {"standard": 40, "short": 30, "long": 50}
-WITHERED = "withered"
-WITHERED_LIMIT = 4  # receiving the fourth Withered card fails the stage
+MAX_MENTAL_CAPACITY: Final = 10
+DOMAIN_CARD_LIMIT: Final = 4
+MAX_RANGE: Final = 3
+SCORE_GOALS: Final[dict[str, int]] = {"standard": 40, "short": 30, "long": 50}
+WITHERED: Final = "withered"
+WITHERED_LIMIT: Final = 4  # receiving the fourth Withered card fails the stage
 
 # Condition decks and their sizes (DoM component list); True where the deck is shuffled.
-CONDITION_DECKS: dict[str, tuple[int, bool]] = {
+CONDITION_DECKS: Final[dict[str, tuple[int, bool]]] = {
     "burdened": (6, False),
     "disoriented": (15, True),
     "enlightened": (6, False),
@@ -55,8 +56,8 @@ CONDITION_DECKS: dict[str, tuple[int, bool]] = {
 }
 
 # Discarded cards of these types go under their deck; all others go back on top.
-DISCARD_TO_BOTTOM: frozenset[str] = frozenset({"disoriented", "lightheaded", "traumatized"})
-TRAUMATIZED_SORTS = 5  # five sorts of Traumatized card, each with its own back
+DISCARD_TO_BOTTOM: Final[frozenset[str]] = frozenset({"disoriented", "lightheaded", "traumatized"})
+TRAUMATIZED_SORTS: Final = 5  # five sorts of Traumatized card, each with its own back
 
 Domain = tuple[str, str]  # (colour, type)
 

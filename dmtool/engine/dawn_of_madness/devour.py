@@ -7,7 +7,7 @@ Otherworld devour cards are their content ids (a card with copies gets '#K' per 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import COLOURS
@@ -16,8 +16,9 @@ from dmtool.engine.dawn_of_madness.placement import place
 from dmtool.engine.dawn_of_madness.records import Wanderer
 from dmtool.engine.dawn_of_madness.story import run_effects
 
-OTHERWORLD_IN_DECK = 12  # twelve of the thirty common cards join the abomination's twelve
-DECK, DISCARD = "devour", "devour_discard"
+OTHERWORLD_IN_DECK: Final = 12  # twelve of the thirty common cards join the abomination's twelve
+DECK: Final = "devour"
+DISCARD: Final = "devour_discard"
 
 
 def card(catalog: Catalog, cid: str) -> dict[str, Any]:

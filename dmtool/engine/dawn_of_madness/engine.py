@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.core.policy import Policy
 from dmtool.engine.core.transition import Applied, Rejected
@@ -32,7 +32,7 @@ from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
-SYSTEM_STEPS = frozenset(SYSTEM_ACTIONS)
+SYSTEM_STEPS: Final = frozenset(SYSTEM_ACTIONS)
 
 
 def apply(state: GameState, catalog: Catalog, action: Action | dict[str, Any], *,

@@ -7,15 +7,15 @@ takes its change away. Any other effects are the item's use, a component action.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.context import Ctx
 from dmtool.engine.dawn_of_madness.records import Wanderer
 from dmtool.engine.dawn_of_madness.sheet import modify_max
 
-HELD = ("modify_sentience", "modify_max")
-USE_COST = 1  # an item's use costs 1 mental capacity unless the card prints an action
+HELD: Final = ("modify_sentience", "modify_max")
+USE_COST: Final = 1  # an item's use costs 1 mental capacity unless the card prints an action
 
 
 def held_effects(catalog: Catalog, card: str) -> list[dict[str, Any]]:

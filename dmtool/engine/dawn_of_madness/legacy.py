@@ -6,7 +6,7 @@ Legacy card ids are '<abomination>/legacy-N' (N from 1, in the order the card li
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
@@ -15,7 +15,7 @@ from dmtool.engine.dawn_of_madness.sheet import gain_existence
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.engine.dawn_of_madness.story import run_effects
 
-RETURN_REWARD = 3  # existence for handing back a second card of the same abomination
+RETURN_REWARD: Final = 3  # existence for handing back a second card of the same abomination
 
 
 def source(card: str) -> str:

@@ -8,13 +8,13 @@ the catalogue's `derived` store (shared by every board catalogue made from it)."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import Domain
 
 # Effects that act on a target: an action that has some needs one of them to find one.
-TARGETING = ("monster_attack", "monster_drain", "monster_move", "monster_heal",
+TARGETING: Final = ("monster_attack", "monster_drain", "monster_move", "monster_heal",
              "resolve_confrontation_card")
 Targeting = tuple[tuple[str, Any], ...]  # (effect name, its value), in the card's order
 

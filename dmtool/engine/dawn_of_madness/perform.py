@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from dmtool.engine.dawn_of_madness import combat, story
 from dmtool.engine.dawn_of_madness.constants import (
@@ -24,7 +25,7 @@ from dmtool.engine.dawn_of_madness.rolls import discard_domain_card
 from dmtool.engine.dawn_of_madness.state import Wanderer
 
 Doer = Callable[[Ctx, Wanderer, Plan], None]
-DOERS: dict[str, Doer] = {}
+DOERS: Final[dict[str, Doer]] = {}
 
 
 def doer(kind: str) -> Callable[[Doer], Doer]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness import story
 from dmtool.engine.dawn_of_madness.actions import Action
@@ -17,7 +17,7 @@ from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.story import holds
 from dmtool.engine.dawn_of_madness.turns import active_characters, monster_may_act
 
-RUNAWAY = 500  # monster turns in one advance before the engine assumes a loop
+RUNAWAY: Final = 500  # monster turns in one advance before the engine assumes a loop
 step = RULES.step
 
 

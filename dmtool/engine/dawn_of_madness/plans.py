@@ -4,14 +4,14 @@ checks share."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, Domain, domain_text, parse_domain
 from dmtool.engine.dawn_of_madness.errors import Reject
 from dmtool.engine.dawn_of_madness.state import GameState, Wanderer
 
-BASE_COST = {"move": 0, "attack": 2, "confront": 2, "encounter": 2, "domain": 1, "search": 1,
+BASE_COST: Final = {"move": 0, "attack": 2, "confront": 2, "encounter": 2, "domain": 1, "search": 1,
              "trade": 0, "existence": 0, "pass": 0, "legacy": 0}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness import devour
 from dmtool.engine.dawn_of_madness.actions import Action
@@ -14,10 +14,10 @@ from dmtool.engine.dawn_of_madness.placement import place
 from dmtool.engine.dawn_of_madness.registry import RULES
 from dmtool.engine.dawn_of_madness.rolls import help_loop, start_pool
 
-LAST_ROUND = 10
+LAST_ROUND: Final = 10
 RefreshFn = Callable[[Ctx], None]
 # (name, stages it belongs to, function), in the rulebook's order.
-REFRESH_STEPS: list[tuple[str, tuple[str, ...], RefreshFn]] = []
+REFRESH_STEPS: Final[list[tuple[str, tuple[str, ...], RefreshFn]]] = []
 
 
 def refresh_step(name: str, *stages: str) -> Callable[[RefreshFn], RefreshFn]:

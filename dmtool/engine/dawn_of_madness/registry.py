@@ -6,11 +6,13 @@ Every rule module registers its effects, conditions, system steps and hooks on R
 
 from __future__ import annotations
 
+from typing import Final
+
 from dmtool.engine.core.registry import Rules
 from dmtool.engine.dawn_of_madness.constants import CONDITION_DECKS
 
 GAME = "dawn-of-madness"
-RULES = Rules(GAME)
+RULES: Final = Rules(GAME)
 
 RULES.declare_events({
     "abomination_back": "the wanderer stage ended and the abomination card is turned over",

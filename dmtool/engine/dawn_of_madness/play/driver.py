@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.dawn_of_madness.actions import Action, new_action, parse_action
 from dmtool.engine.dawn_of_madness.campaign import CampaignState
@@ -27,8 +27,8 @@ from dmtool.engine.dawn_of_madness.play.policies import MENU_PLAYERS, make_playe
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.engine.dawn_of_madness.turns import active_characters
 
-MAX_STEPS = 5000  # a game that has not ended by then is reported as stalled
-POLICY_SALT = 0x9E3779B97F4A7C15  # the players' generator starts apart from the dice's
+MAX_STEPS: Final = 5000  # a game that has not ended by then is reported as stalled
+POLICY_SALT: Final = 0x9E3779B97F4A7C15  # the players' generator starts apart from the dice's
 
 
 @dataclass

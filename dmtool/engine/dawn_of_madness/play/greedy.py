@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.core.policy import REQUIRED, Question
 from dmtool.engine.dawn_of_madness.actions import Action
@@ -26,11 +26,11 @@ from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.constants import MAX_RANGE, SHARDS
 from dmtool.engine.dawn_of_madness.state import GameState
 
-KIND_VALUE = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "existence": 70,
+KIND_VALUE: Final = {"confront": 100, "legacy": 95, "encounter": 90, "attack": 60, "existence": 70,
               "domain": 50, "search": 45, "component": 30, "move": 20, "trade": -5,
               "pass": 0}
-YES = ("defend", "spend_domains", "discard_cards", "may")
-FIRST_OPTION = frozenset({"target", "respawn_order", "monster_step", "order",
+YES: Final = ("defend", "spend_domains", "discard_cards", "may")
+FIRST_OPTION: Final = frozenset({"target", "respawn_order", "monster_step", "order",
                           "discard_domain_card", "discard_condition_card"})
 Group = tuple[str, str | None, Items, float]  # kind, wanderer, raw items, bonus
 
@@ -88,7 +88,7 @@ Facts = tuple[tuple[Standing, ...], Table]  # each listed wanderer's standing, t
 # rest of the lookup. Each entry keeps its tuple alive, so an id is never reused meanwhile;
 # with it, the plan less the slots refused, by the facts that refused them (a few dozen
 # combinations come back all run long).
-_PLANS: dict[int, tuple[tuple[Slot, ...], tuple[Entry, ...], dict[Facts, tuple[Entry, ...]]]] = {}
+_PLANS: Final[dict[int, tuple[tuple[Slot, ...], tuple[Entry, ...], dict[Facts, tuple[Entry, ...]]]]] = {}
 
 
 def _viable(menu: Menu) -> tuple[Entry, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -25,8 +25,8 @@ from dmtool.engine.dawn_of_madness.catalog import Catalog
 from dmtool.engine.dawn_of_madness.play.greedy import answer, rank, ranked
 from dmtool.engine.dawn_of_madness.state import GameState
 
-CHOOSER_POLICIES = ("random", "first", "greedy")  # the policies a Chooser plays
-YES_NO = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
+CHOOSER_POLICIES: Final = ("random", "first", "greedy")  # the policies a Chooser plays
+YES_NO: Final = ("spend_domains", "discard_cards")  # answered True (the engine picks) or the default
 T = TypeVar("T")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.metadata import entry_points
+from typing import Final
 
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.planner import Planner
@@ -46,7 +47,7 @@ def policy_names() -> tuple[str, ...]:
 
 # Built-in players choose from the engine's lazy menu (`choose_from`); a plug-in is handed
 # the whole candidate list through the Player protocol.
-MENU_PLAYERS = (Chooser, Planner)
+MENU_PLAYERS: Final = (Chooser, Planner)
 
 
 def make_player(name: str, seed: int) -> Player:

@@ -191,11 +191,12 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
         [_size(path, found) for path, found, _ in fresh], options.jobs,
         lambda indices: [_checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
                                            options.max_file_size) for i in indices],
-        minimum_weight=parallel.WORTH_SPREADING_BYTES)
+        minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
         return loaded
     try:
+        parallel.checking_started()
         for group, child in children:
             answers = child.result()
             if answers is None or len(answers) != len(group):

@@ -60,6 +60,12 @@ class SchemaSet:
         ]
         return Registry().with_resources(resources)
 
+    def before_workers(self) -> None:
+        """Read every schema and import the screens' library, once, before forking the
+        workers that check files: each of them would otherwise do both for itself."""
+        _ = self.kinds
+        import jsonschema_rs  # noqa: F401
+
     def schema_for(self, kind: str) -> dict[str, Any]:
         return self.by_id[self.kinds[kind]]
 

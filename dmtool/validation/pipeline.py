@@ -335,6 +335,11 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
                          made_here=known is None)
     if result.document is not None:
         result.document.content_key = content
+        if size <= STORED_DATA_BYTES:
+            # The rules read nearly every small file's data, and so do the story graph's
+            # children (its context): unpacked now, before they fork, it is unpacked
+            # once rather than once in each of them and again here.
+            _ = result.document.data
     return result, key, (content, can_read) if cache.enabled else None
 
 

@@ -195,6 +195,7 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     if children is None:
         check_here(list(range(len(fresh))))
         return loaded
+    schemas.after_workers()
     try:
         parallel.checking_started()
         for group, child in children:

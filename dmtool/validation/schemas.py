@@ -73,6 +73,11 @@ class SchemaSet:
         self._shared_registry = jsonschema_rs.Registry(
             [(_FAST_BASE + schema_id, contents) for schema_id, contents in self.by_id.items()])
 
+    def after_workers(self) -> None:
+        """The workers are forked: this process lets go of their registry (it screens a
+        file only if a worker failed, and then builds what that file's kind needs)."""
+        self._shared_registry = None
+
     def schema_for(self, kind: str) -> dict[str, Any]:
         return self.by_id[self.kinds[kind]]
 

@@ -187,3 +187,36 @@ def test_rules_without_tasks_run_while_the_tasks_run_ahead(
     taken = events.index("taken in")
     assert "storygraph" in events[taken:] and "references" in events[:taken]
     assert set(events[taken + 1:]) == set(session.rules_with_tasks())
+
+
+def test_before_runs_only_when_children_are_forked() -> None:
+    ran: list[str] = []
+    assert parallel.spread([10, 20], 2, lambda group: group, minimum_weight=100,
+                           before=lambda: ran.append("before")) is None
+    assert ran == []  # the work stays here: nothing to prepare for children
+    children = parallel.spread([60, 60], 2, lambda group: ran, minimum_weight=100,
+                               before=lambda: ran.append("before"))
+    assert children is not None
+    # Run before the fork: each child sees it done.
+    assert [c.result() for _, c in children] == [["before"], ["before"]]
+
+
+def test_what_children_would_import_is_done_here_while_they_check(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spread check runs the story graph's imports in this process once its workers
+    are started (while_checking), so the children forked for the analyses inherit them;
+    a registration made twice runs once."""
+    register_rules()
+    calls: list[int] = []
+    monkeypatch.setattr(parallel, "_WHILE_CHECKING", list(parallel._WHILE_CHECKING))
+    parallel.while_checking(lambda: calls.append(os.getpid()))
+    from dmtool.storygraph import rule
+
+    parallel.while_checking(rule._import_analyses)  # registered already: not added again
+    assert parallel._WHILE_CHECKING.count(rule._import_analyses) == 1
+    monkeypatch.setattr(parallel, "WORTH_SPREADING_BYTES", 1)
+    check_and_load(CheckOptions(paths=(tree / "content",), schema_dir=tree / "schemas", jobs=2))
+    assert calls == [os.getpid()]
+    calls.clear()
+    check_and_load(CheckOptions(paths=(tree / "content",), schema_dir=tree / "schemas", jobs=1))
+    assert calls == []  # not spread: nothing runs ahead of need

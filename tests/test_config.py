@@ -214,4 +214,4 @@ def test_pre_commit_hook_runs_the_console_script():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     executable = hook["entry"].split()[0]
     assert executable in scripts
-    assert scripts[executable].split(":")[0] == "dmtool.cli"
+    assert scripts[executable] == "dmtool.console:main"  # pauses the collector, then the CLI

@@ -137,11 +137,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         coda_effects=coda_effects,
         sentience=_sentience(corpus, wanderer),
         dashboard=_dashboard(corpus, wanderer),
-        sentience_starts=tuple(
-            start
-            for doc in corpus.of_kind("wanderer")
-            if (start := _sentience(corpus, str(doc.data.get("id")))) is not None
-        ),
+        sentience_starts=_sentience_starts(corpus),
         sentience_changes=changes,
         codas_elsewhere=codas_elsewhere,
     )
@@ -152,13 +148,13 @@ def _is_int(value: Any) -> bool:
 
 
 def _mine(documents: list[Any], wanderer: str) -> list[Any]:
-    return [
-        d
-        for d in documents
-        if isinstance(d.data, dict)
-        and d.data.get("wanderer") == wanderer
-        and isinstance(d.data.get("id"), str)
-    ]
+    mine = []
+    for document in documents:  # hot path: every shard and card of the content, per book
+        data = document.data
+        if (isinstance(data, dict) and data.get("wanderer") == wanderer
+                and isinstance(data.get("id"), str)):
+            mine.append(document)
+    return mine
 
 
 def _card(doc: Any, kind: str) -> Source | None:
@@ -298,5 +294,30 @@ def _effects_in(value: Any) -> Any:
 
 
 def _sentience(corpus: Any, wanderer: str) -> dict[str, int] | None:
-    values = (_dashboard(corpus, wanderer) or {}).get("sentience")
+    return _sentience_of(_dashboard(corpus, wanderer))
+
+
+def _sentience_of(dashboard: dict[str, Any] | None) -> dict[str, int] | None:
+    values = (dashboard or {}).get("sentience")
     return {k: v for k, v in values.items() if _is_int(v)} if isinstance(values, dict) else None
+
+
+def _sentience_starts(corpus: Any) -> tuple[dict[str, int], ...]:
+    """The starting sentience of each wanderer document that has one, in order: what
+    _sentience gives for each one's id (the dashboard of the first document of that id),
+    with the documents read once rather than once per wanderer."""
+    wanderers = corpus.of_kind("wanderer")
+    dashboards: dict[str, Any] = {}
+    for doc in wanderers:
+        data = doc.data
+        if isinstance(data, dict):
+            key = data.get("id")
+            if type(key) is str and key not in dashboards:
+                dashboard = data.get("dashboard")
+                dashboards[key] = dashboard if isinstance(dashboard, dict) else None
+    starts = []
+    for doc in wanderers:
+        start = _sentience_of(dashboards.get(str(doc.data.get("id"))))
+        if start is not None:
+            starts.append(start)
+    return tuple(starts)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.loading.collector import collector_paused
+from dmtool.validation import parallel
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filekeys import blake2b
@@ -117,6 +118,17 @@ def prepare(corpus: Corpus) -> list[tuple[int, Callable[[], object]]]:
             tasks.append((_file_size(document),
                           functools.partial(_findings_uncollected, memo, document, wanderer)))
     return tasks
+
+
+def _import_analyses() -> None:
+    """The modules the analyses run: imported in the checking process while its workers
+    read the files (parallel.while_checking), so the children that analyse the storybooks
+    find them imported rather than each importing them again (about 100 M instructions,
+    most of it building their dataclasses)."""
+    import dmtool.storygraph.analysis  # noqa: F401
+
+
+parallel.while_checking(_import_analyses)
 
 
 def _findings_uncollected(memo: _Memo, document: SourceDocument,

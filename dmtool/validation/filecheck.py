@@ -257,9 +257,10 @@ def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagno
                          f"'# yaml-language-server: $schema=<path to schemas/{expected}>' as its "
                          "first line")]
     where = Location(document.display, line or 1, 1)
-    if Path(modeline).name != expected:
+    named = _file_name(modeline)
+    if named != expected:
         return [diagnose("DM016", where,
-                         f"the modeline names schema '{Path(modeline).name}' but the document is "
+                         f"the modeline names schema '{named}' but the document is "
                          f"of kind '{kind}', whose schema is '{expected}'")]
     if "://" not in modeline and not os.path.isfile(
             os.path.join(os.path.dirname(document.path), modeline)):
@@ -267,3 +268,11 @@ def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagno
                          f"the modeline's schema path '{modeline}' does not exist relative to "
                          "this file")]
     return []
+
+
+def _file_name(modeline: str) -> str:
+    """Path(modeline).name, without building a path for the usual modeline (every file of
+    every run): its last part, when that is a name (not empty, as after a trailing '/',
+    nor '.', which a path drops)."""
+    last = modeline.rpartition("/")[2]
+    return last if last and last != "." else Path(modeline).name

@@ -119,19 +119,43 @@ class Forked:
         self._done = True
 
 
+# Work this process may do while its children check the files (see while_checking).
+_WHILE_CHECKING: list[Callable[[], object]] = []
+
+
+def while_checking(call: Callable[[], object]) -> None:
+    """Have `call` run in this process while forked children check the files (a rule
+    registers the imports its analyses will need once the files are in). Run there, it
+    is done once, on a core the children leave free part of the time, and the children
+    forked later for the rule's own tasks find it done, rather than each doing it again.
+    A check that is not spread never runs it: the rule does the work when it needs it."""
+    if call not in _WHILE_CHECKING:
+        _WHILE_CHECKING.append(call)
+
+
+def checking_started() -> None:
+    """Run what was registered with while_checking (called once the children run)."""
+    for call in _WHILE_CHECKING:
+        call()
+
+
 def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
-           *, minimum_weight: int) -> list[tuple[list[int], Forked]] | None:
+           *, minimum_weight: int,
+           before: Callable[[], object] | None = None) -> list[tuple[list[int], Forked]] | None:
     """Start a child for each group of the work, when it is worth it.
 
     Returns [(a child's group of indices, the child)], or None when the work is too small
     (below `minimum_weight` in all, or fewer than two groups) or forking is not safe
-    here: then the caller does all of it itself.
+    here: then the caller does all of it itself. `before` runs just before the children
+    are forked (only when they are): what every child would otherwise do for itself.
     """
     if jobs <= 1 or sum(weights) < minimum_weight or not can_fork():
         return None
     groups = partition(weights, jobs)
     if len(groups) < 2:
         return None
+    if before is not None:
+        before()
     children: list[tuple[list[int], Forked]] = []
     try:
         for group in groups:

@@ -191,11 +191,13 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
         [_size(path, found) for path, found, _ in fresh], options.jobs,
         lambda indices: [_checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
                                            options.max_file_size) for i in indices],
-        minimum_weight=parallel.WORTH_SPREADING_BYTES)
+        minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
         return loaded
+    schemas.after_workers()
     try:
+        parallel.checking_started()
         for group, child in children:
             answers = child.result()
             if answers is None or len(answers) != len(group):
@@ -334,6 +336,11 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
                          made_here=known is None)
     if result.document is not None:
         result.document.content_key = content
+        if size <= STORED_DATA_BYTES:
+            # The rules read nearly every small file's data, and so do the story graph's
+            # children (its context): unpacked now, before they fork, it is unpacked
+            # once rather than once in each of them and again here.
+            _ = result.document.data
     return result, key, (content, can_read) if cache.enabled else None
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from dmtool.validation.corpus import ALL, DEFINED, KINDS, Corpus
+from dmtool.validation.pipeline import CheckOptions, check_and_load
 from dmtool.validation.rules import rule_checks
 from dmtool.validation.rules.reads import run_recorded
 from dmtool.validation.session import CheckSession
@@ -134,3 +135,16 @@ def test_other_schemas_run_every_rule_again(monkeypatch: pytest.MonkeyPatch) -> 
     session.corpus = None
     assert session.report().diagnostics == first
     assert len(ran) == len(rule_checks())
+
+
+def test_a_one_shot_check_records_no_rule_runs_and_a_session_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Recording is for a session asked again; the pipeline reports once.
+    monkeypatch.chdir(ROOT)
+    result = check_and_load(CheckOptions(paths=(Path("content"),), cache_dir=None))
+    assert result.session is not None and result.session._runs == {}
+    session = CheckSession()
+    session.load([Path("content")])
+    again = session.report()
+    assert session._runs and set(session._runs) <= {name for name, _ in rule_checks()}
+    assert _facts(again.sorted()) == _facts(result.report.sorted())

@@ -111,7 +111,7 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     schemas = SchemaSet(options.schema_dir)
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
     session = CheckSession(schemas=schemas, max_file_size=options.max_file_size,
-                           jobs=options.jobs)
+                           jobs=options.jobs, asked_again=False)
     checked, problems = discover(options.paths)
     context: list[Path] = []
     if options.whole_corpus:

@@ -109,6 +109,10 @@ class CheckSession:
     corpus: Corpus | None = None
     # Processes the rules' costly work may be spread over (the pipeline's --jobs).
     jobs: int = 1
+    # Whether the session will be asked again (watch mode, the language server): then each
+    # rule's run is recorded, to be reused after an edit. A one-shot check (the pipeline)
+    # reports once, and recording would only cost it time and memory (P1, P3, P5).
+    asked_again: bool = True
     # (display name, digest, length) of the text each edited file was last given by update.
     _buffers: dict[Path, tuple[str, str, int]] = field(default_factory=dict, repr=False)
     # Results of texts edited files held a moment ago, oldest first (see update).
@@ -270,6 +274,8 @@ class CheckSession:
     def _findings(self, name: str, rule: RuleCheck, corpus: Corpus) -> list[Diagnostic]:
         """A rule's findings: those of its last run while all it read then is unchanged
         (see rules/reads.py), else found now."""
+        if not self.asked_again:
+            return list(rule(corpus))
         last = self._runs.get(name)
         if last is not None and last.holds_in(corpus):
             return last.findings

@@ -1,5 +1,5 @@
-"""Compile the game engine that whole games run (dmtool.engine.core and
-dmtool.engine.dawn_of_madness) with mypyc, in place: a .so beside each .py, which Python
+"""Compile the game engines (dmtool.engine.core, dawn_of_madness, and deep_madness, whose
+context subclasses the core's) with mypyc, in place: a .so beside each .py, which Python
 then imports instead of the source. About 2x the games per second of the pure-Python
 engine (bench/play_bench.py says which engine it measured).
 
@@ -114,9 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.clean:
         clean()
         return 0
-    if args.if_stale and manifest.built_files() and not manifest.stale():
-        return 0
     why = manifest.stale()
+    if args.if_stale and not why and manifest.built_files():
+        return 0
     if why:
         print("the compiled engine is out of date: " + "; ".join(why[:5]))
     return build()

@@ -31,24 +31,25 @@ SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 ENV = "DMTOOL_ENGINE"  # "pure": run the sources even when a current build is there
 
 
-def sources(root: Path = ROOT) -> list[Path]:
-    """Every compiled source, sorted."""
+def _files(root: Path, suffix: str) -> list[Path]:
+    """Every file ending in `suffix` in the compiled packages, sorted."""
     found: list[Path] = []
     for package in PACKAGES:
         for folder, dirs, files in os.walk(root / "dmtool" / "engine" / package):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
-            found.extend(Path(folder) / f for f in files if f.endswith(".py"))
+            found.extend(Path(folder) / f for f in files if f.endswith(suffix))
     return sorted(found)
+
+
+def sources(root: Path = ROOT) -> list[Path]:
+    """Every compiled source, sorted."""
+    return _files(root, ".py")
 
 
 def built_files(root: Path = ROOT) -> list[Path]:
     """The build's products on disk: each module's .so and the group's shared library."""
-    found = [p for p in root.iterdir() if p.name.startswith(GROUP) and p.suffix == ".so"]
-    for package in PACKAGES:
-        for folder, dirs, files in os.walk(root / "dmtool" / "engine" / package):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            found.extend(Path(folder) / f for f in files if f.endswith(".so"))
-    return sorted(found)
+    shared = [p for p in root.iterdir() if p.name.startswith(GROUP) and p.suffix == ".so"]
+    return sorted(shared + _files(root, ".so"))
 
 
 def _digest(path: Path) -> str:
@@ -74,14 +75,17 @@ def write(files: dict[str, dict[str, object]], root: Path = ROOT) -> None:
     (root / MANIFEST.relative_to(ROOT)).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def stale(root: Path = ROOT) -> list[str]:
+def stale(root: Path = ROOT, built: list[Path] | None = None) -> list[str]:
     """Why the compiled engine must not run (empty: it is current, or there is none):
-    each source changed, added or removed since the build, or the build's own problem."""
+    each source changed, added or removed since the build, or the build's own problem.
+    `built`: built_files(root), when the caller has it already."""
+    if built is None:
+        built = built_files(root)
     where = root / MANIFEST.relative_to(ROOT)
     try:
         data = json.loads(where.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return ["compiled modules without a manifest"] if built_files(root) else []
+        return ["compiled modules without a manifest"] if built else []
     except ValueError:
         return [f"{_key(where, root)} is unreadable"]
     if data.get("python") != SUFFIX:
@@ -102,7 +106,7 @@ def stale(root: Path = ROOT) -> list[str]:
             why.append(f"{key} changed")
     keys = {_key(p, root) for p in now}
     why.extend(f"{key} was removed" for key in sorted(recorded) if key not in keys)
-    if not why and not any(p.name.startswith("__init__.") for p in built_files(root)):
+    if not why and not any(p.name.startswith("__init__.") for p in built):
         why.append("the compiled modules are missing")
     return why
 
@@ -126,19 +130,20 @@ class SourceFinder:
 def guard() -> str:
     """Decide which engine this process runs, before any of its modules is imported:
     "compiled", or "pure: " and why."""
+    built = built_files()
     if os.environ.get(ENV, "") == "pure":
         reason = f"{ENV}=pure"
-    elif not built_files():
+    elif not built:
         reason = "not compiled (dmtool/engine/build.py, run by make check)"
     else:
-        why = stale()
+        why = stale(built=built)
         if not why:
             return "compiled"
         reason = "the compiled engine is out of date: " + "; ".join(why[:3]) + (
             f" (and {len(why) - 3} more)" if len(why) > 3 else "")
         sys.stderr.write(f"dmtool: {reason}. Running the pure Python engine; `make check` "
                          "rebuilds it.\n")
-    if built_files() and SourceFinder not in sys.meta_path:
+    if built and SourceFinder not in sys.meta_path:
         sys.meta_path.insert(0, SourceFinder)
     return f"pure: {reason}"
 

@@ -28,10 +28,6 @@ from dmtool.validation.corpus_reads import (
     RecordsReads,
     Same,
 )
-
-# Names the rule reads and tests import from here (they are corpus_reads.py's).
-__all__ = ["ALL", "CHECKED", "CONTAINER", "DEFINED", "KINDS", "NESTED_ID_SOURCES", "SCHEMAS",
-           "Corpus", "Read", "Same", "top_fields_of"]
 from dmtool.validation.facts import (
     NESTED_DEFINITIONS,
     DocumentFacts,
@@ -40,6 +36,10 @@ from dmtool.validation.facts import (
     walker_for,
 )
 from dmtool.validation.references import Reference, ReferenceWalker
+
+# Names the rule reads and tests import from here (they are corpus_reads.py's).
+__all__ = ["ALL", "CHECKED", "CONTAINER", "DEFINED", "KINDS", "NESTED_ID_SOURCES", "SCHEMAS",
+           "Corpus", "Read", "Same", "top_fields_of"]
 
 # Referable things that live as items of a list inside another kind's document:
 # referred kind -> (containing kind, list key); each item carries an `id`.

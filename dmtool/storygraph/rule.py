@@ -179,6 +179,11 @@ class _Memo:
         stored = book.memos.get(by_documents)
         if stored is not None and self._current(stored):
             book.memos_used.add(by_documents)
+            # The memo by the context's values answers the next edit that changes none of
+            # them (a coda's title): kept with this one, not dropped as unused by this run.
+            by_values_of_wanderer = f"{MEMO}values:{wanderer}:"
+            book.memos_used.update(key for key in book.memos
+                                   if key.startswith(by_values_of_wanderer))
             return [unpack(p) for p in stored[1]]
         built = _Context(self._corpus, wanderer, self._untold)
         by_values = f"{MEMO}values:{wanderer}:{built.fingerprint()}"

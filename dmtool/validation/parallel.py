@@ -24,10 +24,10 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dmtool.loading import SourceDocument
+from dmtool.values import Value
 
 # Work is spread only when at least this much is to be done (in bytes of the files it
 # reads): below it, starting children and sending their answers back costs more than
@@ -167,12 +167,16 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
     return children
 
 
-@dataclass
-class Ahead:
-    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in."""
+class Ahead(Value):
+    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    children: list[tuple[list[int], Forked]]
-    documents: Sequence[SourceDocument]
+    _fields = ("children", "documents")
+
+    def __init__(self, children: list[tuple[list[int], Forked]],
+                 documents: Sequence[SourceDocument]) -> None:
+        self.children = children
+        self.documents = documents
 
     def finish(self) -> None:
         """Wait for every child and enter the memos it sends back (see start_ahead)."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
 import os
-import re
 from collections.abc import Callable
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
@@ -12,13 +10,14 @@ from typing import Any
 
 from dmtool.diagnostics import catalogue
 from dmtool.errors import ConfigError, UsageError
+from dmtool.patterns import lazy
 from dmtool.reporters import FORMATS
 from dmtool.validation.suppressions import FileIgnore
 from dmtool.values import Frozen, replace
 
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
-_SELECTOR = re.compile(r"DM[0-9]{0,3}")
+_SELECTOR = lazy(r"DM[0-9]{0,3}")
 # Far above any content file, and small enough for every size the loader computes with.
 MAX_FILE_SIZE_LIMIT = 2**40
 
@@ -303,6 +302,11 @@ def _kind(value: Any) -> str:
 
 def _suggest(word: str, choices: Any = None) -> str:
     options = list(choices if choices is not None else _KEYS)
+    # Imported here, not at the top: only a mistake in the configuration needs it, and a
+    # clean one-file check (P3) then never imports it (~2.7 M instructions;
+    # tests/test_one_file_imports.py).
+    import difflib
+
     close = difflib.get_close_matches(word, options, n=1)
     return f" Did you mean '{close[0]}'?" if close else ""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from dmtool.diagnostics import CodeInfo, Diagnostic, Severity, catalogue
@@ -83,6 +82,11 @@ def char_width(text: str) -> int:
     """Terminal columns taken by already-visible text (wide East Asian characters count 2)."""
     if text.isascii():
         return len(text)
+    # Imported here, not at the top: only an excerpt of a finding's non-ASCII line needs
+    # it, and a clean one-file check (P3) then never imports it
+    # (tests/test_one_file_imports.py).
+    import unicodedata
+
     width = 0
     for ch in text:
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):

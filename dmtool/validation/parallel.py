@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -113,6 +112,11 @@ class Forked:
         if self._read_end is not None:
             os.close(self._read_end)
             self._read_end = None
+        # Imported here, not at the top: signal builds its enums at import (~2.8 M
+        # instructions), which a check that never kills a child (P3) would pay for nothing
+        # (tests/test_one_file_imports.py).
+        import signal
+
         with contextlib.suppress(ProcessLookupError):
             os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)

@@ -18,9 +18,10 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, catalogue, diagnose
 from dmtool.loading import SourceDocument
+from dmtool.patterns import lazy
 from dmtool.values import Frozen
 
-_COMMENT = re.compile(
+_COMMENT = lazy(
     r"#\s*dmtool:\s*(?P<scope>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?(?P<reason>.*)$")
 # Codes never silenced by a suppression: they are about suppressions.
 OWN = frozenset({"DM021", "DM022"})

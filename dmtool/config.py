@@ -2,44 +2,60 @@
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 import os
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from dmtool.diagnostics import catalogue
 from dmtool.errors import ConfigError, UsageError
+from dmtool.patterns import lazy
 from dmtool.reporters import FORMATS
 from dmtool.validation.suppressions import FileIgnore
+from dmtool.values import Frozen, replace
 
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
-_SELECTOR = re.compile(r"DM[0-9]{0,3}")
+_SELECTOR = lazy(r"DM[0-9]{0,3}")
 # Far above any content file, and small enough for every size the loader computes with.
 MAX_FILE_SIZE_LIMIT = 2**40
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
-    """Settings for a run. Defaults apply when no file is found (`source` is then None)."""
+class Config(Frozen):
+    """Settings for a run. Defaults apply when no file is found (`source` is then None).
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    strict: bool = False
-    format: str = "text"
+    __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
+                           "exclude", "per_file_ignores", "source")
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    strict: bool
+    format: str
     # Absolute or relative to the working directory; a file's entries are made relative to it.
-    paths: tuple[Path, ...] = ()
+    paths: tuple[Path, ...]
     # None leaves the loader's own limit in place.
-    max_file_size: int | None = None
-    exclude: tuple[str, ...] = ()
+    max_file_size: int | None
+    exclude: tuple[str, ...]
     # `per-file-ignores`: codes silenced in the files a pattern matches, each with a reason.
-    per_file_ignores: tuple[FileIgnore, ...] = ()
-    source: Path | None = None
+    per_file_ignores: tuple[FileIgnore, ...]
+    source: Path | None
+
+    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
+                 strict: bool = False, format: str = "text",
+                 paths: tuple[Path, ...] = (), max_file_size: int | None = None,
+                 exclude: tuple[str, ...] = (), per_file_ignores: tuple[FileIgnore, ...] = (),
+                 source: Path | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "strict", strict)
+        _set(self, "format", format)
+        _set(self, "paths", paths)
+        _set(self, "max_file_size", max_file_size)
+        _set(self, "exclude", exclude)
+        _set(self, "per_file_ignores", per_file_ignores)
+        _set(self, "source", source)
 
     @property
     def base_dir(self) -> Path | None:
@@ -65,7 +81,7 @@ class Config:
                 changes[name] = _KEYS[key](_from_cli(name, value), None)
             except _Invalid as exc:
                 raise UsageError(f"{flag} {exc}") from None
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     def is_excluded(self, path: Path) -> bool:
         """Whether `path` matches an `exclude` pattern.
@@ -286,6 +302,11 @@ def _kind(value: Any) -> str:
 
 def _suggest(word: str, choices: Any = None) -> str:
     options = list(choices if choices is not None else _KEYS)
+    # Imported here, not at the top: only a mistake in the configuration needs it, and a
+    # clean one-file check (P3) then never imports it (~2.7 M instructions;
+    # tests/test_one_file_imports.py).
+    import difflib
+
     close = difflib.get_close_matches(word, options, n=1)
     return f" Did you mean '{close[0]}'?" if close else ""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from ruamel.yaml import YAML
 
 from dmtool.config import CONFIG_FILES, Config, load_config
 from dmtool.errors import ConfigError, UsageError
+from dmtool.values import FrozenError, replace
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,7 +83,7 @@ def test_dmtool_toml_beats_pyproject_in_the_same_folder(tmp_path: Path):
 def test_empty_dmtool_toml_gives_defaults_with_a_source(tmp_path: Path):
     source = write(tmp_path / "dmtool.toml", "")
     config = load_config(tmp_path)
-    assert dataclasses.replace(config, source=None) == Config()
+    assert replace(config, source=None) == Config()
     assert config.source == source.resolve()
 
 
@@ -144,7 +144,7 @@ def test_malformed_toml_and_non_table(tmp_path: Path):
 
 
 def test_config_is_frozen():
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenError):
         Config().strict = True  # type: ignore[misc]
 
 

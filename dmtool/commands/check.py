@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.parallel import resolve_jobs
 from dmtool.validation.pipeline import CheckOptions, run_check
 from dmtool.validation.suppressions import IgnoreSettings
+from dmtool.values import Frozen
 
 if TYPE_CHECKING:
     from dmtool.config import Config
@@ -24,20 +24,39 @@ DEFAULT_PATHS = (Path("content"),)
 PROGRESS_MIN_FILES = 200
 
 
-@dataclass(frozen=True, kw_only=True)
-class CheckRequest:
-    """The flags of one `dmtool check` call; None means 'not given on the command line'."""
+class CheckRequest(Frozen):
+    """The flags of one `dmtool check` call; None means 'not given on the command line'.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    paths: tuple[Path, ...] = ()
-    fmt: str | None = None
-    strict: bool | None = None
-    select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
-    color: bool | None = None
-    output: Path | None = None
-    no_cache: bool = False
-    statistics: bool = False
-    jobs: int = 0  # processes: 0 means one per usable core
+    __slots__ = _fields = ("paths", "fmt", "strict", "select", "ignore", "color", "output",
+                           "no_cache", "statistics", "jobs")
+    paths: tuple[Path, ...]
+    fmt: str | None
+    strict: bool | None
+    select: frozenset[str]
+    ignore: frozenset[str]
+    color: bool | None
+    output: Path | None
+    no_cache: bool
+    statistics: bool
+    jobs: int  # processes: 0 means one per usable core
+
+    def __init__(self, *, paths: tuple[Path, ...] = (), fmt: str | None = None,
+                 strict: bool | None = None, select: frozenset[str] = frozenset(),
+                 ignore: frozenset[str] = frozenset(), color: bool | None = None,
+                 output: Path | None = None, no_cache: bool = False,
+                 statistics: bool = False, jobs: int = 0) -> None:
+        _set = object.__setattr__
+        _set(self, "paths", paths)
+        _set(self, "fmt", fmt)
+        _set(self, "strict", strict)
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "color", color)
+        _set(self, "output", output)
+        _set(self, "no_cache", no_cache)
+        _set(self, "statistics", statistics)
+        _set(self, "jobs", jobs)
 
 
 def run(request: CheckRequest) -> int:

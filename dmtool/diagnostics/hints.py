@@ -10,7 +10,6 @@ matched against the ids and against the titles the ids stand for ("The Sluice Ke
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Iterable, Mapping
 
@@ -68,6 +67,10 @@ def closest_id(value: str, ids: Iterable[str], titles: Mapping[str, str]) -> str
     known = sorted(set(ids))
     if not known:
         return None
+    # Imported here, not at the top: only a finding's hint needs it, and a clean one-file
+    # check (P3) then never imports it (~2.7 M instructions; tests/test_one_file_imports.py).
+    import difflib
+
     close = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
     wanted = slug(value)
     by_title = {slug(title): doc_id for doc_id, title in titles.items() if doc_id in set(known)}

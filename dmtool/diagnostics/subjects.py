@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from dmtool.patterns import lazy
+
 Parts = Sequence[str | int]
 
 def subject(data: Any, parts: Parts) -> str:
@@ -82,7 +84,7 @@ def _is_int(value: Any) -> bool:
 
 
 # Plain YAML scalars that would be read as something other than the same text.
-_NOT_PLAIN = re.compile(r"^$|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s$|[,\[\]{}]|^(true|false|null|~)$"
+_NOT_PLAIN = lazy(r"^$|^[\s\-?:,\[\]{}#&*!|>'\"%@`]|[:#]\s|\s$|[,\[\]{}]|^(true|false|null|~)$"
                         r"|^[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?$", re.IGNORECASE)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +20,7 @@ from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.loading.strict import needs_strict_pass, strict_problems
+from dmtool.values import Value
 
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
@@ -209,12 +209,15 @@ class SourceDocument:
         return _find_modeline(self.text)[1]
 
 
-@dataclass
-class LoadResult:
-    """A document, or None with the diagnostics that explain why there is none."""
+class LoadResult(Value):
+    """A document, or None with the diagnostics that explain why there is none.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    document: SourceDocument | None
-    diagnostics: list[Diagnostic]
+    _fields = ("document", "diagnostics")
+
+    def __init__(self, document: SourceDocument | None, diagnostics: list[Diagnostic]) -> None:
+        self.document = document
+        self.diagnostics = diagnostics
 
 
 def read_document(

@@ -11,8 +11,9 @@ JSON cannot carry them faithfully.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
+
+from dmtool.patterns import lazy
 
 # Exact words of the core schema's null and bool tags; the empty plain scalar is null.
 WORDS: dict[str, Any] = {
@@ -21,12 +22,12 @@ WORDS: dict[str, Any] = {
     "false": False, "False": False, "FALSE": False,
 }
 _NUMBER_START = frozenset("0123456789+-.")
-_DECIMAL = re.compile(r"[-+]?[0-9]+\Z")
-_OCTAL = re.compile(r"0o[0-7]+\Z")
-_HEX = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_INFINITY = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
-_NAN = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+_DECIMAL = lazy(r"[-+]?[0-9]+\Z")
+_OCTAL = lazy(r"0o[0-7]+\Z")
+_HEX = lazy(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = lazy(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INFINITY = lazy(r"[-+]?\.(?:inf|Inf|INF)\Z")
+_NAN = lazy(r"\.(?:nan|NaN|NAN)\Z")
 _MISSING = object()
 # Python refuses to parse longer decimal integers (sys.get_int_max_str_digits()).
 _MAX_DECIMAL_DIGITS = 4000

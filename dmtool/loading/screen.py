@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from dmtool.loading.strict import needs_strict_pass
+from dmtool.patterns import lazy
 
 # &anchor, *alias, !tag count after a blank, a flow indicator or the start of the text.
 _PROPERTY_STARTS = "&*!"
@@ -31,22 +32,22 @@ _BEFORE_NODE = " \t\n\r[{,"
 # an ASCII text, the bytes below that become '!' in the skeleton.
 _NOT_ALLOWED_ASCII = bytes(c for c in range(128) if not (32 <= c < 127 or chr(c) in "\t\n\r"))
 # A byte order mark is one too: yaml-rs reads a leading one as part of the first key.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
+_UNPRINTABLE = lazy("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
 # '?' or ':' then a blank, first on a line (after indentation or '- '): explicit keys.
-_EXPLICIT_KEY = re.compile(r"\n[ -]*+[?:](?:[ \r\n]|\Z)")
+_EXPLICIT_KEY = lazy(r"\n[ -]*+[?:](?:[ \r\n]|\Z)")
 _BINARY_NUMBER = re.compile("0b")
 # Every screen of a ':', in one scan: right before a flow indicator (`{a:, b}`: a key in
 # YAML 1.2, refused as S6); glued to what follows, after a blank or a flow indicator
 # (`{:0: x}`: plain text to YAML 1.2, refused by libyaml); or, after a line break, a
 # blank or '-', followed by a blank (`line_start`: what an explicit ':' key needs; the
 # whole of _EXPLICIT_KEY decides). A ':' that starts the text is screened before.
-_COLON = re.compile(
+_COLON = lazy(
     r":(?:[,\[\]{}]|(?<=[ \t\n\r\[{,]:)\S|(?P<line_start>(?<=[\n -]:)(?:[ \r\n]|\Z)))")
 # Every ':' _COLON can match, and a few more: one test of a character on each side, where
 # _COLON tries three alternatives at every ':' (most texts have no such ':' at all).
 _NEAR_COLON = re.compile(r":(?:[,\[\]{}]|(?<=[ \t\n\r\[{,-]:))")
 # '?' glued to what follows, after a blank or a flow indicator (`{range: ?2}`).
-_GLUED_QUESTION = re.compile(r"\?(?<=[ \t\n\r\[{,]\?)\S")
+_GLUED_QUESTION = lazy(r"\?(?<=[ \t\n\r\[{,]\?)\S")
 # The skeleton of a text: of its UTF-8 bytes, brackets and line breaks stay; an ASCII
 # character YAML does not allow becomes '!'; the bytes of other characters (0x80 and up)
 # become 'x' and stay, as the characters themselves did when this worked on text: they
@@ -57,9 +58,9 @@ _SKELETON_TABLE = bytes(ord("!") if c in _NOT_ALLOWED_ASCII else c for c in rang
     b"x" * 128)
 # What may follow a block scalar's '|' or '>' on its line: indentation and chomping
 # indicators, blanks, then a comment, the line break or the end of the text.
-_HEADER_END = re.compile(r"[-+0-9]*+[ \t]*+(?:[\n#]|\Z)")
+_HEADER_END = lazy(r"[-+0-9]*+[ \t]*+(?:[\n#]|\Z)")
 # '@', '`' and '%' cannot start plain text (YAML 1.2 reserves the first two).
-_RESERVED = re.compile(r"(?:(?<=[\s\[{,])|\A)[@`%]")
+_RESERVED = lazy(r"(?:(?<=[\s\[{,])|\A)[@`%]")
 
 
 def needs_libyaml(text: str) -> bool:

@@ -21,18 +21,18 @@ S6 Only for files read by the pure parser (libyaml refused them): inside a flow
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.syntax import line_column
+from dmtool.patterns import lazy
 
 # Screens, far cheaper than a parse. Each starts from a search for a rare literal
 # ('#', '?', a line of only spaces) rather than testing every position of the text.
-_GLUED_COMMENT = re.compile(r"[^\s#]#")
-_SPACE_ONLY_LINE = re.compile(r"\n ++\r?\n")  # possessive: see screen.py
-_SPACED_BLANK_AFTER_HEADER = re.compile(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n +\r?\n")
+_GLUED_COMMENT = lazy(r"[^\s#]#")
+_SPACE_ONLY_LINE = lazy(r"\n ++\r?\n")  # possessive: see screen.py
+_SPACED_BLANK_AFTER_HEADER = lazy(r"[|>][-+0-9]*[ \t]*(?:#[^\n]*)?\r?\n +\r?\n")
 _BLANK = " \t\r"
 _INDICATOR_ENDS = frozenset(("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}"))
 _FLOW_ENDS = ",[]{}"

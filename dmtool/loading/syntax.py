@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
+from dmtool.patterns import lazy
 
 # Parser messages that deserve a concrete suggestion, matched by substring.
 _HINTS: tuple[tuple[str, str], ...] = (
@@ -62,7 +62,7 @@ _FLOW_PUNCTUATION_HINT = (
 # Parser complaints that an over-indented key produces, depending on what precedes it.
 _INDENTATION_PROBLEMS = ("mapping values are not allowed", "did not find expected key",
                          "did not find expected '-' indicator", "could not find expected ':'")
-_KEY_LINE = re.compile(r"^(?P<indent> *)(?:- +)?(?P<key>[A-Za-z_][\w-]*):(?: |$)")
+_KEY_LINE = lazy(r"^(?P<indent> *)(?:- +)?(?P<key>[A-Za-z_][\w-]*):(?: |$)")
 
 
 def over_indented_hint(text: str, line: int) -> str | None:

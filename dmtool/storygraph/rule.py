@@ -17,7 +17,6 @@ analysed again, in a later run (through the check cache) or in a long-lived sess
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import weakref
@@ -34,6 +33,7 @@ from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filekeys import blake2b
 from dmtool.validation.rules.recording import RecordingCorpus
+from dmtool.values import Value
 
 if TYPE_CHECKING:
     from dmtool.storygraph.analysis import Analysis
@@ -259,20 +259,13 @@ def _plain_values(value: Any) -> Any:
 
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(value))
-        return (cls.__name__, tuple(_plain_values(getattr(value, name)) for name in names))
+    if isinstance(value, Value):  # a Source, a Location: its fields in order
+        return (cls.__name__, tuple(_plain_values(item) for item in value._values(value)))
     if isinstance(value, Mapping):
         return tuple((key, _plain_values(item)) for key, item in value.items())
     if isinstance(value, list | tuple):
         return tuple(_plain_values(item) for item in value)
     return value
-
-
-# The field names of each dataclass met in a context (dataclasses.fields is slow).
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import marshal
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from dmtool.validation.rules import document_memos
 from dmtool.validation.schema_errors import did_you_mean, explain_schema_errors
 from dmtool.validation.schemas import SchemaSet
 from dmtool.validation.suppressions import comments_of
+from dmtool.values import Value
 
 # Facts of a document whose kind cannot be read (not reached: such a file has no document).
 _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
@@ -40,13 +40,17 @@ _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
 STORED_DATA_BYTES = 256 * 1024
 
 
-@dataclass
-class FileResult:
-    """One file's own findings: `document` is None when it did not load or has no known kind."""
+class FileResult(Value):
+    """One file's own findings: `document` is None when it did not load or has no known kind.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    diagnostics: list[Diagnostic]
-    document: SourceDocument | None
-    modeline_line: int | None = None
+    _fields = ("diagnostics", "document", "modeline_line")
+
+    def __init__(self, diagnostics: list[Diagnostic], document: SourceDocument | None,
+                 modeline_line: int | None = None) -> None:
+        self.diagnostics = diagnostics
+        self.document = document
+        self.modeline_line = modeline_line
 
     def modeline_diagnostics(self) -> list[Diagnostic]:
         """DM016-DM018 for the document, as the file system is now."""

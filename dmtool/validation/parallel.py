@@ -21,13 +21,12 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import signal
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dmtool.loading import SourceDocument
+from dmtool.values import Value
 
 # Work is spread only when at least this much is to be done (in bytes of the files it
 # reads): below it, starting children and sending their answers back costs more than
@@ -113,6 +112,11 @@ class Forked:
         if self._read_end is not None:
             os.close(self._read_end)
             self._read_end = None
+        # Imported here, not at the top: signal builds its enums at import (~2.8 M
+        # instructions), which a check that never kills a child (P3) would pay for nothing
+        # (tests/test_one_file_imports.py).
+        import signal
+
         with contextlib.suppress(ProcessLookupError):
             os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
@@ -167,12 +171,16 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
     return children
 
 
-@dataclass
-class Ahead:
-    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in."""
+class Ahead(Value):
+    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    children: list[tuple[list[int], Forked]]
-    documents: Sequence[SourceDocument]
+    _fields = ("children", "documents")
+
+    def __init__(self, children: list[tuple[list[int], Forked]],
+                 documents: Sequence[SourceDocument]) -> None:
+        self.children = children
+        self.documents = documents
 
     def finish(self) -> None:
         """Wait for every child and enter the memos it sends back (see start_ahead)."""

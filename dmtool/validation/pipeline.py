@@ -8,12 +8,10 @@ targets, the options, the working directory and the tree's real location.
 
 from __future__ import annotations
 
-import dataclasses
 import marshal
 import os
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,7 @@ from dmtool.validation.rules import rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
+from dmtool.values import Frozen, Value, replace
 
 # Clean documents between STORED_DATA_BYTES and this size keep their data packed between
 # uses (see _lighten). A larger file is one big book whose data the analysis needs whole.
@@ -53,45 +52,75 @@ __all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "displ
            "run_check"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class CheckOptions:
-    """What to check and how; built by the CLI from flags and configuration."""
+class CheckOptions(Frozen):
+    """What to check and how; built by the CLI from flags and configuration.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
+    __slots__ = _fields = ("paths", "select", "ignore", "schema_dir", "whole_corpus",
+                           "max_file_size", "excluded", "excluded_by", "progress",
+                           "cache_dir", "ignores", "jobs")
     paths: tuple[Path, ...]
-    select: frozenset[str] = frozenset()
-    ignore: frozenset[str] = frozenset()
-    schema_dir: Path = field(default_factory=default_schema_dir)
+    select: frozenset[str]
+    ignore: frozenset[str]
+    schema_dir: Path
     # Look for the enclosing content/ tree so references resolve against the whole corpus.
-    whole_corpus: bool = True
-    max_file_size: int | None = None
+    whole_corpus: bool
+    max_file_size: int | None
     # Files for which this returns True are skipped (the configuration's `exclude`).
-    excluded: Callable[[Path], bool] | None = None
+    excluded: Callable[[Path], bool] | None
     # Where `excluded` comes from, for the warning when it leaves nothing to check.
-    excluded_by: str = "the configuration's 'exclude' setting"
-    progress: Callable[[int, int], None] | None = None
+    excluded_by: str
+    progress: Callable[[int, int], None] | None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
-    cache_dir: Path | None = None
+    cache_dir: Path | None
     # The configuration's per-file ignores (inline suppression comments need no option).
-    ignores: IgnoreSettings | None = None
+    ignores: IgnoreSettings | None
     # Processes to check with (the CLI's --jobs, resolved: 1 checks in this process alone).
-    jobs: int = 1
+    jobs: int
+
+    def __init__(self, *, paths: tuple[Path, ...], select: frozenset[str] = frozenset(),
+                 ignore: frozenset[str] = frozenset(), schema_dir: Path | None = None,
+                 whole_corpus: bool = True, max_file_size: int | None = None,
+                 excluded: Callable[[Path], bool] | None = None,
+                 excluded_by: str = "the configuration's 'exclude' setting",
+                 progress: Callable[[int, int], None] | None = None,
+                 cache_dir: Path | None = None, ignores: IgnoreSettings | None = None,
+                 jobs: int = 1) -> None:
+        _set = object.__setattr__
+        _set(self, "paths", paths)
+        _set(self, "select", select)
+        _set(self, "ignore", ignore)
+        _set(self, "schema_dir", default_schema_dir() if schema_dir is None else schema_dir)
+        _set(self, "whole_corpus", whole_corpus)
+        _set(self, "max_file_size", max_file_size)
+        _set(self, "excluded", excluded)
+        _set(self, "excluded_by", excluded_by)
+        _set(self, "progress", progress)
+        _set(self, "cache_dir", cache_dir)
+        _set(self, "ignores", ignores)
+        _set(self, "jobs", jobs)
 
 
-@dataclass
-class CheckResult:
+class CheckResult(Value):
     """A check's report, and the corpus it built (None when the run was replayed from cache).
 
     For commands that go on from the check (`dmtool graph`): the session holds every file
     (its corpus can be built on a replay too), and the cache and run key let them keep what
-    they derive from this very state of the tree (CheckCache.derived_value).
+    they derive from this very state of the tree (CheckCache.derived_value). (Written out,
+    not a dataclass: start-up cost, see dmtool/values.py.)
     """
 
-    report: Report
-    corpus: Corpus | None
-    session: CheckSession | None = None
-    cache: CheckCache | None = None
-    run_key: str | None = None
-    checked: frozenset[str] = frozenset()  # display paths of the files asked about
+    _fields = ("report", "corpus", "session", "cache", "run_key", "checked")
+
+    def __init__(self, report: Report, corpus: Corpus | None,
+                 session: CheckSession | None = None, cache: CheckCache | None = None,
+                 run_key: str | None = None, checked: frozenset[str] = frozenset()) -> None:
+        self.report = report
+        self.corpus = corpus
+        self.session = session
+        self.cache = cache
+        self.run_key = run_key
+        self.checked = checked  # display paths of the files asked about
 
     def full_corpus(self) -> Corpus:
         """The corpus, built from the session when the report was replayed."""
@@ -330,7 +359,7 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
     if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
         sent = known
     elif key is not None:  # what _fresh stores: the data only of a small file, no memos yet
-        cache.remember_record(key, dataclasses.replace(
+        cache.remember_record(key, replace(
             sent, memos={}, data_blob=sent.data_blob if size <= STORED_DATA_BYTES else None))
     result = from_record(sent, path, name, options.max_file_size, schemas,
                          made_here=known is None)

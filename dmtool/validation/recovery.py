@@ -9,15 +9,15 @@ and the text parsed again, a few times at most. If that never parses, the file's
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.loading import load_text
+from dmtool.patterns import lazy
 
 # Enough for a slip or two; a file broken in more places keeps only its top-level scalars.
 MAX_REPAIRS = 4
-_TOP_LEVEL_SCALAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*:[ \t]+[^|>\s#&*!]")
+_TOP_LEVEL_SCALAR = lazy(r"^[A-Za-z_][A-Za-z0-9_-]*:[ \t]+[^|>\s#&*!]")
 
 
 def recover_data(text: str, problems: list[Diagnostic]) -> dict[str, Any] | None:

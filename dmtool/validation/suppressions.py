@@ -13,42 +13,60 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, catalogue, diagnose
 from dmtool.loading import SourceDocument
+from dmtool.patterns import lazy
+from dmtool.values import Frozen
 
-_COMMENT = re.compile(
+_COMMENT = lazy(
     r"#\s*dmtool:\s*(?P<scope>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?(?P<reason>.*)$")
 # Codes never silenced by a suppression: they are about suppressions.
 OWN = frozenset({"DM021", "DM022"})
 
 
-@dataclass(frozen=True, slots=True)
-class FileIgnore:
-    """One `per-file-ignores` entry of the configuration."""
+class FileIgnore(Frozen):
+    """One `per-file-ignores` entry of the configuration. (Written out, not a dataclass:
+    start-up cost, see dmtool/values.py; its repr is part of the run key, as before.)"""
 
+    __slots__ = _fields = ("pattern", "codes", "reason")
     pattern: str
     codes: tuple[str, ...]
-    reason: str = ""
+    reason: str
+
+    def __init__(self, pattern: str, codes: tuple[str, ...], reason: str = "") -> None:
+        _set = object.__setattr__
+        _set(self, "pattern", pattern)
+        _set(self, "codes", codes)
+        _set(self, "reason", reason)
 
 
-@dataclass(frozen=True, slots=True)
-class Suppression:
+class Suppression(Frozen):
     """Codes silenced in one file: on one line, or everywhere (`line` None).
 
     Suppressions of one `group` (a per-file ignore matching several files) are used, and
-    reported, together.
+    reported, together. (Written out, not a dataclass: start-up cost, see dmtool/values.py.)
     """
 
+    __slots__ = _fields = ("path", "codes", "reason", "where", "line", "group")
     path: str  # display path of the file it silences diagnostics in
     codes: tuple[str, ...]
     reason: str
     where: Location  # the comment, or the configuration line
-    line: int | None = None
-    group: object = None
+    line: int | None
+    group: object
+
+    def __init__(self, path: str, codes: tuple[str, ...], reason: str, where: Location,
+                 line: int | None = None, group: object = None) -> None:
+        _set = object.__setattr__
+        _set(self, "path", path)
+        _set(self, "codes", codes)
+        _set(self, "reason", reason)
+        _set(self, "where", where)
+        _set(self, "line", line)
+        _set(self, "group", group)
 
     def silences(self, diagnostic: Diagnostic) -> str | None:
         """The code (or prefix) of this suppression that silences `diagnostic`, if any."""
@@ -60,14 +78,22 @@ class Suppression:
         return next((c for c in self.codes if diagnostic.code.startswith(c)), None)
 
 
-@dataclass(frozen=True)
-class IgnoreSettings:
-    """The configuration's per-file ignores, with the file they were read from."""
+class IgnoreSettings(Frozen):
+    """The configuration's per-file ignores, with the file they were read from.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
+    __slots__ = _fields = ("entries", "source", "matches")
     entries: tuple[FileIgnore, ...]
     source: Path | None
     # Whether a pattern matches a path (the configuration's own matching, as for exclude).
     matches: Callable[[str, Path], bool]
+
+    def __init__(self, entries: tuple[FileIgnore, ...], source: Path | None,
+                 matches: Callable[[str, Path], bool]) -> None:
+        _set = object.__setattr__
+        _set(self, "entries", entries)
+        _set(self, "source", source)
+        _set(self, "matches", matches)
 
 
 # The memo under which a document keeps its suppression comments (with the file's record).

@@ -12,14 +12,15 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
+from dmtool.patterns import lazy
 from dmtool.validation.cache import are_packed, pack, unpack
 from dmtool.validation.corpus import Corpus
 
 # A start or end tag, a comment or a declaration: '<b>', '</p>', '<img src=x onerror=...>'.
-_RAW_HTML = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--.*?--|![A-Za-z][^<>]*)>",
+_RAW_HTML = lazy(r"<(?:/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?|!--.*?--|![A-Za-z][^<>]*)>",
                        re.DOTALL)
 # Markdown links and images '[x](y)', autolinks '<scheme:...>' and link definitions '[x]: y'.
-_LINK = re.compile(
+_LINK = lazy(
     r"!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]*>|^[ ]{0,3}\[[^\]\n]+\]:[ \t]*\S",
     re.MULTILINE,
 )

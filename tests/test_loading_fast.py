@@ -9,7 +9,9 @@ dmtool/loading/fast.py keep dmtool's rules, and these tests show they do.
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from dmtool.loading import fast, load_text
+from dmtool.loading.builder import MAX_DEPTH
 from dmtool.loading.reading import decode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,3 +150,85 @@ def test_both_paths_agree_on_edited_content(path: Path, where: int, character: s
     with pytest.MonkeyPatch.context() as monkeypatch:
         quick, slow, _ = _both(edited, monkeypatch)
     assert quick == slow
+
+
+# ---- the walk over the data (fast._plain) against a plain recursive statement of it
+
+def _plain_as_stated(node: Any, level: int = 0) -> bool:
+    """What fast._plain decides, node by node: nothing that is a container or a number
+    MAX_DEPTH levels down; numbers JSON can hold; keys text, or integers made text (in
+    place), no two the same."""
+    cls = node.__class__
+    if level == MAX_DEPTH:
+        return cls not in (dict, list, float, int)
+    if cls is float:
+        return math.isfinite(node)
+    if cls is int:
+        return -fast._TOO_LARGE < node < fast._TOO_LARGE
+    if cls is dict:
+        if not all(key.__class__ in (str, int) for key in node):
+            return False
+        items = [(str(key), value) for key, value in node.items()]
+        if len(dict(items)) != len(items):
+            return False
+        node.clear()
+        node.update(items)
+        return all(_plain_as_stated(value, level + 1) for value in node.values())
+    if cls is list:
+        return all(_plain_as_stated(item, level + 1) for item in node)
+    return True
+
+
+def _agree(data: Any) -> None:
+    by_walk, as_stated = copy.deepcopy(data), copy.deepcopy(data)
+    took, built = fast._plain(by_walk)
+    assert took == _plain_as_stated(as_stated)
+    if took:
+        assert built is by_walk
+        assert repr(by_walk) == repr(as_stated)  # repr tells 1, 1.0 and True apart
+
+
+_KEYS = st.one_of(_SCALAR_TEXT, st.integers(-5, 5), st.booleans(), st.none(),
+                  st.floats(allow_nan=False), st.tuples(st.integers(0, 2)),
+                  st.sampled_from([1 << 10000, "4", "-1"]))
+_VALUES = st.one_of(_SCALARS, st.floats(), st.sampled_from(
+    [1 << 10000, -(1 << 10000), (1 << 10000) - 1, 1 - (1 << 10000)]))
+_ANY_DATA = st.recursive(_VALUES, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=4)), max_leaves=25)
+
+
+@SETTINGS
+@given(st.one_of(st.lists(_ANY_DATA, max_size=4), st.dictionaries(_KEYS, _ANY_DATA, max_size=4)))
+def test_the_walk_decides_as_stated_on_any_data(data: Any) -> None:
+    _agree(data)
+
+
+def _nested(depth: int, leaf: Any, mapping: bool) -> Any:
+    node = leaf
+    for level in range(depth):
+        node = {f"k{level}": node} if mapping and level % 2 else [node]
+    return node
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+@pytest.mark.parametrize("leaf", ["text", True, None, 1, 1.5, [], {}, {4: "x"}])
+@pytest.mark.parametrize("mapping", [False, True])
+def test_the_walk_decides_as_stated_at_the_greatest_depth(depth: int, leaf: Any,
+                                                          mapping: bool) -> None:
+    _agree(_nested(depth, leaf, mapping))
+
+
+def test_the_walk_takes_text_keys_of_a_mapping_that_once_held_another_key() -> None:
+    # Such a mapping keeps the general form, whose keys the collector's traversal visits:
+    # the count then differs, and the keys are looked at one by one.
+    inner: dict[Any, Any] = {1: "gone"}
+    del inner[1]
+    inner["a"] = [1, {"b": 2.5}]
+    _agree({"x": inner, "y": [inner.copy()]})
+    assert fast._plain({"x": inner}) == (True, {"x": {"a": [1, {"b": 2.5}]}})
+
+
+def test_the_walk_makes_integer_keys_text_at_every_level() -> None:
+    data = {"a": [{4: "x", "b": {5: {6: "y"}}}], 7: "z"}
+    assert fast._plain(data) == (True, {"a": [{"4": "x", "b": {"5": {"6": "y"}}}], "7": "z"})
+    assert [key.__class__ for key in data] == [str, str]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from gc import get_referents
 from itertools import chain, compress, repeat
 from operator import is_
 from typing import Any
@@ -42,6 +43,7 @@ _MAX_INT_BITS = 10_000
 _TOO_LARGE = 1 << _MAX_INT_BITS
 # What the walk looks at: containers, and numbers (which may be infinite or too long).
 _LOOKED_AT = frozenset((dict, list, float, int))
+_CONTAINERS = frozenset((dict, list))
 
 
 def fast_data(text: str) -> tuple[bool, Any]:
@@ -62,19 +64,29 @@ def _plain(data: Any) -> tuple[bool, Any]:
     """Check the data as the libyaml path would build it, turning integer keys into text.
 
     Level by level (the depth is the number of levels), with C-level iteration only
-    (hot path: this walk sees every node of every file): a level's keys are joined as
-    text (which fails on a key of any other class), the classes of its values are
-    gathered as a set, and only a class that needs a closer look (a key that is not
-    text, a float, an int) gets one. Text, the bulk of the data, is never inspected. A container or number MAX_DEPTH levels down refuses the data, as the
+    (hot path: this walk sees every node of every file). A level's children are what the
+    garbage collector's traversal of its containers visits (gc.get_referents: a list's
+    items, and a mapping's values; also its keys when one of them is not text, since
+    only a mapping whose keys are all text keeps the compact form that leaves them out),
+    so a count tells whether every key is text: one call, where gathering the values
+    and joining the keys took two passes over every node. Only then are the keys looked
+    at one by one (integer keys become text). The classes of the children are gathered
+    as a set, and only a class that needs a closer look (a float, an int) gets one, and
+    the containers become the next level. Text, the bulk of the data, is never
+    inspected. A container or number MAX_DEPTH levels down refuses the data, as the
     libyaml path refuses it.
     """
-    dicts: list[dict[Any, Any]] = [data] if data.__class__ is dict else []
-    lists: list[list[Any]] = [data] if data.__class__ is list else []
+    containers: list[Any] = [data]
     for depth in range(1, MAX_DEPTH + 1):
-        if dicts and not _keys_are_text(dicts):
-            return False, None
-        children = list(chain(chain.from_iterable(map(dict.values, dicts)),
-                              chain.from_iterable(lists)))
+        children = get_referents(*containers)
+        if len(children) != sum(map(len, containers)):
+            # A mapping's keys are among its referents: some key is not text.
+            dicts = [node for node in containers if node.__class__ is dict]
+            if not _keys_are_text(dicts):
+                return False, None
+            children = list(chain(chain.from_iterable(map(dict.values, dicts)),
+                                  chain.from_iterable(node for node in containers
+                                                      if node.__class__ is list)))
         classes = list(map(type, children))
         present = set(classes)
         if depth == MAX_DEPTH:
@@ -85,10 +97,9 @@ def _plain(data: Any) -> tuple[bool, Any]:
             ints = list(_of(int, children, classes))
             if max(ints) >= _TOO_LARGE or min(ints) <= -_TOO_LARGE:
                 return False, None
-        dicts = list(_of(dict, children, classes)) if dict in present else []
-        lists = list(_of(list, children, classes)) if list in present else []
-        if not dicts and not lists:
+        if dict not in present and list not in present:
             return True, data
+        containers = list(compress(children, map(_CONTAINERS.__contains__, classes)))
     raise AssertionError("unreachable: the loop returns at MAX_DEPTH")
 
 
@@ -100,9 +111,8 @@ def _of(cls: type, items: list[Any], classes: list[type]) -> Iterator[Any]:
 def _keys_are_text(dicts: list[dict[Any, Any]]) -> bool:
     """Whether every key is text, once integer keys are rewritten as text (in place)."""
     try:
-        # hot path: joining text checks each key's class in C, a third of the cost of
-        # gathering the classes; it fails at the first key that is not text (yaml-rs
-        # builds no subclass of str).
+        # Joining text checks each key's class in C; it fails at the first key that is not
+        # text (yaml-rs builds no subclass of str).
         "".join(chain.from_iterable(dicts))
     except TypeError:
         pass

@@ -52,11 +52,12 @@ class _Plan:
     a string here refers to, and the (properties, additional) and item plans a mapping's
     members and a list's items are walked with, each in the order of the original walk
     (the branches first, then the node's own); `keys` names the members of a mapping that
-    any of those steps walks (None when some step walks every member).
+    any of those steps walks (None when some step walks every member), and `key_list`
+    the same names in order.
     """
 
-    __slots__ = ("additional", "branches", "items", "keys", "kinds", "on_list", "on_mapping",
-                 "on_text", "properties", "ready")
+    __slots__ = ("additional", "branches", "items", "key_list", "keys", "kinds", "on_list",
+                 "on_mapping", "on_text", "properties", "ready")
 
     def __init__(self) -> None:
         self.kinds: tuple[str, ...] | None = None
@@ -69,6 +70,7 @@ class _Plan:
         self.on_list: tuple[_Plan, ...] = ()
         # The members through which a mapping here may refer (None: any member may).
         self.keys: frozenset[str] | None = frozenset()
+        self.key_list: tuple[str, ...] = ()  # the same names, to look each up in a mapping
         self.ready = False
 
 
@@ -193,34 +195,93 @@ def _fill(plan: _Plan, filling: set[int]) -> None:
         plan.keys = None
     else:
         plan.keys = frozenset(key for members, _ in on_mapping for key in members)
+        plan.key_list = tuple(sorted(plan.keys))
     plan.ready = True
 
 
-def _walk(plan: _Plan, data: Any, path: Path, found: list[Reference]) -> None:
-    # hot path: called for every node of a document that may hold a reference
-    cls = data.__class__
+def _walk(plan: _Plan, data: Any, path: Any, found: list[Reference]) -> None:
+    """Collect the references under `data`, walked with `plan`, into `found`.
+
+    `path` is the way to `data` as nested pairs, (the parent's path, key or index), from
+    () at the root: a pair costs less to make than a tuple of the whole path, and only a
+    reference found (rare) needs the whole path (_parts). Classes are told by type(),
+    which costs half of reading `__class__`.
+    """
+    cls = type(data)
     if cls is str:
         if plan.on_text and data not in KEYWORDS:
-            found.extend(Reference(path, kinds, data) for kinds in plan.on_text)
+            parts = _parts(path)
+            found.extend(Reference(parts, kinds, data) for kinds in plan.on_text)
     elif cls is dict:
-        for properties, additional in plan.on_mapping:
-            for key, value in data.items():
-                sub = properties.get(key, additional)
-                if sub is None:
-                    continue
-                if value.__class__ is list and not sub.on_mapping and not sub.on_text:
-                    _walk_items(sub, value, (*path, key), found)  # a call saved (effects)
-                else:
-                    _walk(sub, value, (*path, key), found)
+        _walk_mapping(plan, data, path, found)
     elif cls is list:
         _walk_items(plan, data, path, found)
 
 
-def _walk_items(plan: _Plan, data: list[Any], path: Path, found: list[Reference]) -> None:
+def _walk_mapping(plan: _Plan, data: dict[str, Any], path: Any, found: list[Reference]) -> None:
+    """_walk of a mapping."""
+    # hot path: called for every mapping of a document that may hold a reference
+    on_mapping = plan.on_mapping
+    keys = plan.keys
+    if keys is None or len(on_mapping) != 1:
+        for members, additional in on_mapping:
+            for key, value in data.items():
+                sub = members.get(key, additional)
+                if sub is not None:
+                    _walk_member(sub, value, (path, key), found)
+        return
+    # One step, which walks only the members it names: those present, in the mapping's
+    # order, found by looking up the fewer of its keys and the names.
+    # (_fill leaves out the names that cannot refer when no extra member may: no None)
+    properties: dict[str, _Plan] = on_mapping[0][0]  # type: ignore[assignment]
+    if len(data) > len(keys):
+        hit = None
+        for key in plan.key_list:
+            if key in data:
+                if hit is not None:
+                    break  # two or more: taken in the mapping's order below
+                hit = key
+        else:
+            if hit is not None:
+                sub, value = properties[hit], data[hit]
+                if type(value) is list and not sub.on_mapping and not sub.on_text:
+                    _walk_items(sub, value, (path, hit), found)  # a call saved (effects)
+                else:
+                    _walk(sub, value, (path, hit), found)
+            return
+    for key in data:
+        if key in keys:
+            _walk_member(properties[key], data[key], (path, key), found)
+
+
+def _walk_member(sub: _Plan, value: Any, path: Any, found: list[Reference]) -> None:
+    if type(value) is list and not sub.on_mapping and not sub.on_text:
+        _walk_items(sub, value, path, found)  # a call saved (lists of effects)
+    else:
+        _walk(sub, value, path, found)
+
+
+def _walk_items(plan: _Plan, data: list[Any], path: Any, found: list[Reference]) -> None:
     """_walk of a list: its items, walked with each of the plan's item plans in turn."""
     for items in plan.on_list:
         keys = items.keys
+        # Where a mapping may name many members, one test first tells whether any of
+        # them is there (most effects are mappings of one member that is not walked).
+        screen = keys if keys is not None and len(keys) > 3 else None
         for index, value in enumerate(data):
-            if value.__class__ is dict and keys is not None and keys.isdisjoint(value):
-                continue  # no member of this mapping is walked (most effects)
-            _walk(items, value, (*path, index), found)
+            if type(value) is dict:
+                if screen is not None and screen.isdisjoint(value):
+                    continue
+                _walk_mapping(items, value, (path, index), found)
+            else:
+                _walk(items, value, (path, index), found)
+
+
+def _parts(path: Any) -> Path:
+    """The path of keys and indexes that nested pairs (see _walk) stand for."""
+    parts: list[str | int] = []
+    while path:
+        path, step = path
+        parts.append(step)
+    parts.reverse()
+    return tuple(parts)

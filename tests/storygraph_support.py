@@ -179,3 +179,18 @@ def content_tree(tmp_path: Path, entries: list[dict[str, Any]]) -> Path:
         endings.append(ending(letter, start, [start + 1]))
     data = storybook_data(entries, endings, id="mara-book", wanderer="mara")
     return write(folder / "storybook.yaml", data, CASE_HEADER.format("storybook"))
+
+
+def analyses_recorded(monkeypatch: Any) -> list[str]:
+    """Record the storybooks the story graph rule analyses from now on (their display paths)."""
+    from dmtool.storygraph import rule as storygraph
+
+    analysed_books: list[str] = []
+    original = storygraph._Context.analyse
+
+    def counting(self, document):  # type: ignore[no-untyped-def]
+        analysed_books.append(document.display)
+        return original(self, document)
+
+    monkeypatch.setattr(storygraph._Context, "analyse", counting)
+    return analysed_books

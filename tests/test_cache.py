@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from storygraph_support import analyses_recorded
 
 from dmtool.validation.cache import CheckCache
 from dmtool.validation.pipeline import CheckOptions, run_check
@@ -92,20 +93,11 @@ def test_a_storybook_left_unchanged_keeps_its_analysis_by_values_through_every_r
     the memo keyed by the context's values too: else the next edit to a coda's title, which
     that second memo exists for, analysed the book again (a one-file pre-commit run right
     after a whole check took twice as long as the one after it)."""
-    from dmtool.storygraph import rule as storygraph
-
     shutil.copytree(ROOT / "content", tmp_path / "content")
     (tmp_path / "schemas").symlink_to(ROOT / "schemas")
     monkeypatch.chdir(tmp_path)
     cache = tmp_path / "cache"
-    analysed: list[str] = []
-    original = storygraph._Context.analyse
-
-    def counting(self, document):  # type: ignore[no-untyped-def]
-        analysed.append(document.display)
-        return original(self, document)
-
-    monkeypatch.setattr(storygraph._Context, "analyse", counting)
+    analysed = analyses_recorded(monkeypatch)
     coda = Path("content/wanderers/hollis-brandt/codas/a-boys-blueprint.yaml")
     whole = CheckOptions(paths=(Path("content"),), cache_dir=cache)
     one_file = CheckOptions(paths=(coda,), cache_dir=cache)

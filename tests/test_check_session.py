@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from storygraph_support import analyses_recorded
 
 from dmtool.validation import pipeline
 from dmtool.validation import session as session_module
@@ -44,17 +45,7 @@ def _flat(by_file: dict[str, list]) -> list[tuple[str, str, int, int, str]]:  # 
 
 def _analyses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record the storybooks the story graph rule analyses from now on."""
-    from dmtool.storygraph import rule as storygraph
-
-    analysed: list[str] = []
-    original = storygraph._Context.analyse
-
-    def counting(self, document):  # type: ignore[no-untyped-def]
-        analysed.append(document.display)
-        return original(self, document)
-
-    monkeypatch.setattr(storygraph._Context, "analyse", counting)
-    return analysed
+    return analyses_recorded(monkeypatch)
 
 
 def test_a_session_gives_the_answer_of_dmtool_check(loaded: CheckSession) -> None:

@@ -243,11 +243,7 @@ def _walk_mapping(plan: _Plan, data: dict[str, Any], path: Any, found: list[Refe
                 hit = key
         else:
             if hit is not None:
-                sub, value = properties[hit], data[hit]
-                if type(value) is list and not sub.on_mapping and not sub.on_text:
-                    _walk_items(sub, value, (path, hit), found)  # a call saved (effects)
-                else:
-                    _walk(sub, value, (path, hit), found)
+                _walk_member(properties[hit], data[hit], (path, hit), found)
             return
     for key in data:
         if key in keys:

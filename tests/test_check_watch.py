@@ -101,7 +101,11 @@ def test_watch_mode_end_to_end(workspace):
             assert seen[0] == "3 fixed:\n"
         finally:
             process.send_signal(signal.SIGINT)
-            code = process.wait(timeout=30)
+            try:
+                code = process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()  # fail, rather than hang in Popen's exit waiting for it
+                raise
             reader.join(timeout=30)
         assert code == 0
 

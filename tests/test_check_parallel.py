@@ -10,8 +10,10 @@ change an answer.
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -131,14 +133,63 @@ def test_a_child_that_raises_or_answers_nonsense_costs_only_time(
     assert _answer(tree, jobs=2, cache=tmp_path / "cache") == alone
 
 
-def test_partition_is_balanced_and_depends_only_on_the_weights() -> None:
+def test_the_queue_hands_out_the_heaviest_first_in_at_most_its_tickets() -> None:
     weights = [5, 1, 9, 3, 3, 7, 0, 2]
-    groups = parallel.partition(weights, 2)
-    assert sorted(i for g in groups for i in g) == list(range(len(weights)))
-    totals = [sum(weights[i] for i in g) for g in groups]
-    assert max(totals) - min(totals) <= max(weights)
-    assert groups == parallel.partition(list(weights), 2)
-    assert parallel.partition([4], 3) == [[0]]
+    assert parallel.batches(weights) == [[2], [5], [0], [3], [4], [7], [1], [6]]
+    many = parallel.batches([1] * 3000)
+    assert len(many) <= parallel.MAX_TICKETS
+    assert sorted(i for batch in many for i in batch) == list(range(3000))
+    assert parallel.batches([]) == []
+    with pytest.raises(ValueError):
+        parallel.WorkQueue([[0]] * (parallel.MAX_TICKETS + 1))
+
+
+def test_a_child_stuck_on_one_item_leaves_the_rest_to_the_other() -> None:
+    """Work is taken as children free up, not split beforehand: while one child works on
+    the heaviest item, the other takes every other one. The child holding item 0 may go
+    on only once the other has found the queue empty."""
+    release_read, release_write = os.pipe()
+
+    def work(indices: Iterator[int]) -> list[int]:
+        done = []
+        for index in indices:
+            if index == 0:
+                ready, _, _ = select.select([release_read], [], [], 20)
+                assert ready, "the other child never emptied the queue"
+                os.read(release_read, 1)
+            done.append(index)
+        os.write(release_write, b"x")
+        return done
+
+    # Split beforehand by weight, item 0 would share its group with item 4.
+    children = parallel.spread([30, 10, 10, 10, 10, 10], 2, work, minimum_weight=1)
+    assert children is not None
+    answers = sorted(child.result() for child in children)
+    os.close(release_read)
+    os.close(release_write)
+    assert answers == [[0], [1, 2, 3, 4, 5]]
+
+
+def test_answers_by_index_keeps_only_what_it_can_trust() -> None:
+    answer = [(0, "a"), (1, "b"), (1, "again"), (7, "out of range"), (-1, "x"), ["2", "c"],
+              (2,), (3, "d")]
+    assert parallel.answers_by_index(answer, 5, {3: "known"}) == {0: "a", 1: "b"}
+    assert parallel.answers_by_index(None, 5, {}) == {}
+    assert parallel.answers_by_index({0: "a"}, 5, {}) == {}
+
+
+def test_a_child_that_answers_part_of_its_files_costs_only_time(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file's answer is checked on its own: those a child got wrong are checked here."""
+    alone = _answer(tree, jobs=1, cache=None)
+    real = pipeline._checked_in_child
+    calls = iter(range(10**6))
+
+    def every_other(*args: object, **kwargs: object) -> object:
+        return real(*args, **kwargs) if next(calls) % 2 else ("not", "an", "answer")  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_checked_in_child", every_other)
+    assert _answer(tree, jobs=2, cache=None) == alone
 
 
 def test_forked_answers_and_failures() -> None:
@@ -152,11 +203,12 @@ def test_forked_answers_and_failures() -> None:
 
 def test_small_work_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "WORTH_SPREADING_BYTES", 100)
-    assert parallel.spread([10, 20], 2, lambda group: group, minimum_weight=100) is None
-    assert parallel.spread([60, 60], 1, lambda group: group, minimum_weight=100) is None
-    children = parallel.spread([60, 60], 2, lambda group: group, minimum_weight=100)
+    assert parallel.spread([10, 20], 2, list, minimum_weight=100) is None
+    assert parallel.spread([60, 60], 1, list, minimum_weight=100) is None
+    assert parallel.spread([120], 2, list, minimum_weight=100) is None  # one item: here
+    children = parallel.spread([60, 60], 2, list, minimum_weight=100)
     assert children is not None
-    assert [(g, c.result()) for g, c in children] == [([0], [0]), ([1], [1])]
+    assert sorted(i for c in children for i in c.result()) == [0, 1]
 
 
 def test_rules_without_tasks_run_while_the_tasks_run_ahead(
@@ -167,7 +219,7 @@ def test_rules_without_tasks_run_while_the_tasks_run_ahead(
     finish = parallel.Ahead.finish
 
     def finishing(self: parallel.Ahead) -> None:
-        assert all(not child._done for _, child in self.children)  # still to be taken in
+        assert all(not child._done for child in self.children)  # still to be taken in
         events.append("taken in")
         finish(self)
 
@@ -191,14 +243,14 @@ def test_rules_without_tasks_run_while_the_tasks_run_ahead(
 
 def test_before_runs_only_when_children_are_forked() -> None:
     ran: list[str] = []
-    assert parallel.spread([10, 20], 2, lambda group: group, minimum_weight=100,
+    assert parallel.spread([10, 20], 2, list, minimum_weight=100,
                            before=lambda: ran.append("before")) is None
     assert ran == []  # the work stays here: nothing to prepare for children
     children = parallel.spread([60, 60], 2, lambda group: ran, minimum_weight=100,
                                before=lambda: ran.append("before"))
     assert children is not None
     # Run before the fork: each child sees it done.
-    assert [c.result() for _, c in children] == [["before"], ["before"]]
+    assert [c.result() for c in children] == [["before"], ["before"]]
 
 
 def test_what_children_would_import_is_done_here_while_they_check(

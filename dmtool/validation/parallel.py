@@ -1,16 +1,19 @@
 """Work spread over the machine's cores: forked children that hand back plain data.
 
-A cold check of a large tree is mostly work on one file or one storybook at a time, so
-it is split into one group of about equal size per process, and a forked child does each
-group while this process waits for their answers and takes them in. A child sees this
+A cold check of a large tree is mostly work on one file or one storybook at a time. The
+items go into a queue, heaviest first, and each forked child takes the next one whenever
+it is free, until none is left (spread). Taking work as it frees up keeps the children
+busy to the end whatever an item really costs: weighed by size alone, a group of many
+small files takes half as long again as a group of a few large ones of the same total
+size, and a child that shares its core with this process falls behind. A child sees this
 process's memory as it was at the fork (the loaded corpus, the schemas, the registered
 rules), so nothing has to be sent to it; it sends back only its answers, marshalled
 (plain data, as the check cache stores it). This process doing none of the work itself
 is what keeps it small (it never compiles the validators nor unpacks a storybook), and
-it is no slower: it takes in one child's answers while the other still works, and while
-children run a rule's tasks ahead (start_ahead) it runs the rules that have none. A child
-that fails, for whatever reason, only costs time: its work is done again here, so the
-answer never depends on how many cores there were.
+it is no slower: while children run a rule's tasks ahead (start_ahead) it runs the rules
+that have none. A child that fails, for whatever reason, only costs time: what it did not
+answer is done again here, so the answer never depends on how many cores there were, nor
+on which child took which item.
 
 Forking is used only where it is safe and known to be cheap: on systems with fork, from a
 process running no other thread (the language server has threads; it checks in-process).
@@ -22,7 +25,7 @@ import contextlib
 import marshal
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from dmtool.loading import SourceDocument
@@ -53,17 +56,58 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def partition(weights: Sequence[int], parts: int) -> list[list[int]]:
-    """Indices of `weights` in `parts` groups of about equal total weight, each in
-    ascending order; the heaviest item first goes to the lightest group (ties: the lower
-    index), so the split depends only on the weights."""
-    groups: list[list[int]] = [[] for _ in range(max(1, parts))]
-    totals = [0] * len(groups)
-    for index in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
-        lightest = min(range(len(groups)), key=lambda g: (totals[g], g))
-        groups[lightest].append(index)
-        totals[lightest] += weights[index]
-    return [sorted(group) for group in groups if group]
+# The queue is a pipe filled before the fork, so that it must never fill up: at most this
+# many tickets of 4 bytes (4 KiB, the smallest pipe buffer of the systems that fork).
+MAX_TICKETS = 1024
+_TICKET_BYTES = 4
+
+
+def batches(weights: Sequence[int], most: int = MAX_TICKETS) -> list[list[int]]:
+    """The items' indices in the order the children take them, heaviest first (ties: the
+    lower index), cut into at most `most` batches of consecutive items: one item a batch
+    unless there are more items than that."""
+    order = sorted(range(len(weights)), key=lambda i: (-weights[i], i))
+    size = max(1, -(-len(order) // max(1, most)))
+    return [order[start:start + size] for start in range(0, len(order), size)]
+
+
+class WorkQueue:
+    """Tickets, one per batch, that forked children take one at a time: whichever child
+    reads a ticket first does its batch. A read of 4 bytes from a pipe holding only whole
+    4-byte tickets takes one whole ticket (the pipe is read under its lock), and the pipe
+    is filled and its writing end closed before any child starts, so a child that finds
+    it empty knows the work is all taken."""
+
+    def __init__(self, batches: list[list[int]]) -> None:
+        if len(batches) > MAX_TICKETS:
+            raise ValueError(f"at most {MAX_TICKETS} batches, not {len(batches)}")
+        self._batches = batches
+        read_end, write_end = os.pipe()
+        try:
+            tickets = b"".join(n.to_bytes(_TICKET_BYTES, "little") for n in range(len(batches)))
+            view = memoryview(tickets)
+            while view:
+                view = view[os.write(write_end, view):]
+        finally:
+            os.close(write_end)
+        self._read_end: int | None = read_end
+
+    def taken(self) -> Iterator[int]:
+        """In a child: the indices of each batch it takes, until the queue is empty."""
+        while self._read_end is not None:
+            ticket = b""
+            while len(ticket) < _TICKET_BYTES:
+                more = os.read(self._read_end, _TICKET_BYTES - len(ticket))
+                if not more:
+                    return  # empty (a ticket is never split: `more` is all or nothing)
+                ticket += more
+            yield from self._batches[int.from_bytes(ticket, "little")]
+
+    def close(self) -> None:
+        """This process's end of the queue, once every child has its own."""
+        if self._read_end is not None:
+            os.close(self._read_end)
+            self._read_end = None
 
 
 class Forked:
@@ -143,32 +187,51 @@ def checking_started() -> None:
         call()
 
 
-def spread(weights: Sequence[int], jobs: int, work: Callable[[list[int]], Any],
+def spread(weights: Sequence[int], jobs: int, work: Callable[[Iterator[int]], Any],
            *, minimum_weight: int,
-           before: Callable[[], object] | None = None) -> list[tuple[list[int], Forked]] | None:
-    """Start a child for each group of the work, when it is worth it.
+           before: Callable[[], object] | None = None) -> list[Forked] | None:
+    """Start up to `jobs` children that share the work, when it is worth it.
 
-    Returns [(a child's group of indices, the child)], or None when the work is too small
-    (below `minimum_weight` in all, or fewer than two groups) or forking is not safe
-    here: then the caller does all of it itself. `before` runs just before the children
-    are forked (only when they are): what every child would otherwise do for itself.
+    Each child calls `work` once, with the indices of the items it takes from the queue
+    (WorkQueue), heaviest first, as it comes to them, and answers what `work` returns; so
+    the answer must say which items it covers. Returns the children, or None when the
+    work is too small (below `minimum_weight` in all, or a single item) or forking is not
+    safe here: then the caller does all of it itself. `before` runs just before the
+    children are forked (only when they are): what every child would otherwise do for
+    itself.
     """
-    if jobs <= 1 or sum(weights) < minimum_weight or not can_fork():
+    if jobs <= 1 or len(weights) < 2 or sum(weights) < minimum_weight or not can_fork():
         return None
-    groups = partition(weights, jobs)
-    if len(groups) < 2:
-        return None
+    order = batches(weights)
     if before is not None:
         before()
-    children: list[tuple[list[int], Forked]] = []
+    queue = WorkQueue(order)
+    children: list[Forked] = []
     try:
-        for group in groups:
-            children.append((group, Forked(lambda group=group: work(group))))
+        for _ in range(min(jobs, len(order))):
+            children.append(Forked(lambda: work(queue.taken())))
     except OSError:  # no more processes or memory: the rest is done here
-        for _, child in children:
+        for child in children:
             child.close()
         return None
+    finally:
+        queue.close()
     return children
+
+
+def answers_by_index(answer: Any, count: int, known: Mapping[int, Any]) -> dict[int, Any]:
+    """A child's answer to work that answers [(index, answer of the item)] (see spread):
+    the items' answers by index, leaving out any pair that is not one (a child's answer
+    is not trusted blindly), out of range, or already in `known`; nothing when the
+    answer is not a list (the child failed: Forked.result gives None)."""
+    if type(answer) is not list:
+        return {}
+    found: dict[int, Any] = {}
+    for pair in answer:
+        if (type(pair) is tuple and len(pair) == 2 and type(pair[0]) is int
+                and 0 <= pair[0] < count and pair[0] not in known and pair[0] not in found):
+            found[pair[0]] = pair[1]
+    return found
 
 
 class Ahead(Value):
@@ -177,15 +240,14 @@ class Ahead(Value):
 
     _fields = ("children", "documents")
 
-    def __init__(self, children: list[tuple[list[int], Forked]],
-                 documents: Sequence[SourceDocument]) -> None:
+    def __init__(self, children: list[Forked], documents: Sequence[SourceDocument]) -> None:
         self.children = children
         self.documents = documents
 
     def finish(self) -> None:
         """Wait for every child and enter the memos it sends back (see start_ahead)."""
         try:
-            for _, child in self.children:
+            for child in self.children:
                 changes = child.result()
                 if _are_changes(changes, len(self.documents)):
                     _enter(changes, self.documents)
@@ -193,7 +255,7 @@ class Ahead(Value):
             self.close()
 
     def close(self) -> None:
-        for _, child in self.children:
+        for child in self.children:
             child.close()
 
 
@@ -222,7 +284,7 @@ def _marks(document: SourceDocument) -> dict[str, tuple[Any, int]]:
             for key, value in document.memos.items()}
 
 
-def _memos_made(tasks: Sequence[tuple[int, Callable[[], object]]], indices: list[int],
+def _memos_made(tasks: Sequence[tuple[int, Callable[[], object]]], indices: Iterable[int],
                 documents: Sequence[SourceDocument]) -> list[tuple[int, dict[str, Any], list[str]]]:
     """In a child: run the tasks; then, per document they touched, (its position, the
     memos added or changed, the memo keys newly used)."""
@@ -257,14 +319,23 @@ def _enter(changes: list[tuple[int, dict[str, Any], list[str]]],
            documents: Sequence[SourceDocument]) -> None:
     """Enter a child's memos. A memo this process made too is the same value (memos are
     functions of their documents), so it is kept; two dicts of the locations memo are
-    joined, since each process located its own findings."""
+    joined, since each process located its own findings, in the order of their keys:
+    which child located what depends on which items it took, and the check cache, which
+    stores them, must not."""
     for position, changed, newly_used in changes:
         document = documents[position]
         for key, value in changed.items():
             mine = document.memos.get(key)
-            if type(mine) is dict and type(value) is dict:
-                document.memos[key] = {**value, **mine}
+            if type(value) is dict and (type(mine) is dict or key not in document.memos):
+                document.memos[key] = _in_key_order({**value, **(mine or {})})
             elif key not in document.memos:
                 document.memos[key] = value
         document.memos_used.update(newly_used)
         document.memos_changed = True
+
+
+def _in_key_order(joined: dict[Any, Any]) -> dict[Any, Any]:
+    """`joined` with its keys sorted, when they are all text (as the locations memo's)."""
+    if all(type(key) is str for key in joined):
+        return dict(sorted(joined.items()))
+    return joined

@@ -218,8 +218,8 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     limit = options.max_file_size or MAX_BYTES
     children = parallel.spread(
         [_size(path, found) for path, found, _ in fresh], options.jobs,
-        lambda indices: [_checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
-                                           options.max_file_size) for i in indices],
+        lambda indices: [(i, _checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
+                                               options.max_file_size)) for i in indices],
         minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
@@ -227,23 +227,23 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     schemas.after_workers()
     try:
         parallel.checking_started()
-        for group, child in children:
-            answers = child.result()
-            if answers is None or len(answers) != len(group):
-                check_here(group)  # the child failed: its files are checked here instead
-                continue
-            for index, answer in zip(group, answers, strict=True):
-                path, found, can_read = fresh[index]
-                installed = _installed(answer, path, names[path], schemas, cache, options,
-                                       found, can_read)
-                if installed is None:
-                    check_here([index])
-                else:
-                    loaded[path] = installed
-                    _progress(options, len(loaded), len(every_file))
+        answered: dict[int, Any] = {}
+        for child in children:
+            answered.update(parallel.answers_by_index(child.result(), len(fresh), answered))
     finally:
-        for _, child in children:
+        for child in children:
             child.close()
+    # Entered in the files' order, whichever child checked which (the cache keeps them so).
+    for index, (path, found, can_read) in enumerate(fresh):
+        installed = None
+        if index in answered:
+            installed = _installed(answered.pop(index), path, names[path], schemas, cache,
+                                   options, found, can_read)
+        if installed is None:  # a child failed, or its answer is unreadable: checked here
+            check_here([index])
+        else:
+            loaded[path] = installed
+            _progress(options, len(loaded), len(every_file))
     return loaded
 
 

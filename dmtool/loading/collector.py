@@ -1,4 +1,5 @@
-"""Pausing Python's cycle collector while large, acyclic structures are built."""
+"""Pausing Python's cycle collector while large, acyclic structures are built, and keeping
+a long-lived process's lasting state out of its sight."""
 
 from __future__ import annotations
 
@@ -23,3 +24,20 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def settle_lasting_state() -> None:
+    """For a long-lived process (`check --watch`, the language server), once the state it
+    keeps (the corpus, its memos) is built: collect once, then freeze what is alive, so
+    that later collections pass over it.
+
+    Every re-check allocates enough to start collections, and a full one scanned the
+    whole corpus again: on the bench corpus, re-checking one edited storybook took 75-80
+    ms between collections and 115-190 ms with one, against about 50 ms once frozen. A
+    frozen object is still freed when nothing refers to it (reference counting); only a
+    cycle among frozen objects would outlive its use, and the state holds none (after a
+    dozen edits of a storybook and a coda, unfreezing and collecting found nothing).
+    Collecting first keeps garbage of the first check out of the frozen set.
+    """
+    gc.collect()
+    gc.freeze()

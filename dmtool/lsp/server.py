@@ -25,6 +25,7 @@ from pygls.lsp.server import LanguageServer
 
 from dmtool import __version__
 from dmtool.errors import DmtoolError
+from dmtool.loading.collector import settle_lasting_state
 from dmtool.lsp.actions import code_actions, format_document
 from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
@@ -58,6 +59,7 @@ class DmtoolServer(LanguageServer):
         self.folders: list[Path] = []
         self.pending: dict[Path, Any] = {}
         self.ready = False
+        self.settled = False  # whether the first analysis's state is frozen (settle_lasting_state)
         # Set once the first analysis is done (or failed): requests wait for it, since
         # before it the snapshot holds no documents and hovers would be empty.
         self.analysed = threading.Event()
@@ -132,7 +134,11 @@ class DmtoolServer(LanguageServer):
             # The author kept typing while these files were read: the rules would describe
             # a text that is already gone, so skip them and start on the newer one.
             return None
-        return self.live.analyse()
+        analysed = self.live.analyse()
+        if not self.settled:
+            settle_lasting_state()  # the workspace lives as long as the server: collector.py
+            self.settled = True
+        return analysed
 
     def _publish(self, changed: dict[Path, Any]) -> None:
         for path, diagnostics in sorted(changed.items()):

@@ -19,6 +19,7 @@ from dmtool.commands.check import DEFAULT_PATHS, CheckRequest
 from dmtool.config import Config, load_config
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.errors import UsageError
+from dmtool.loading.collector import settle_lasting_state
 from dmtool.loading.discovery import content_roots, is_yaml_name
 from dmtool.lsp.session import CheckSession, display_path, document_of
 from dmtool.reporters.text import render_blocks, summary_line
@@ -172,6 +173,7 @@ def run_watch(request: CheckRequest, *, emit: Callable[[str], None], clear: Call
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
     watcher = Watcher(paths, config)
     run = watcher.start()
+    settle_lasting_state()  # the session lives until Ctrl-C: see collector.py
     roots = watcher.roots()
     where = ", ".join(display_path(r) + "/" for r in roots)
     footer = f"Watching {where} for changes (Ctrl-C to stop)."

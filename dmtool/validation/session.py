@@ -27,6 +27,7 @@ from pathlib import Path
 
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.loading import SourceDocument, discover
+from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes
 from dmtool.validation.corpus import Corpus
@@ -150,8 +151,9 @@ class CheckSession(Value):
         around: list[Path] = []
         if whole_corpus:
             around, _ = discover(content_roots(list(paths)))
-        for path in {*named, *around}:
-            self.read(path)
+        with collector_paused():  # files build many containers and no cycles (collector.py)
+            for path in {*named, *around}:
+                self.read(path)
         return named
 
     def read(self, path: Path) -> None:

@@ -9,6 +9,7 @@ change an answer.
 
 from __future__ import annotations
 
+import gc
 import os
 import select
 import shutil
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import build_corpus
 from dmtool.commands.rules import register_rules
+from dmtool.loading.collector import collector_paused
 from dmtool.validation import parallel, pipeline, session
 from dmtool.validation.pipeline import CheckOptions, check_and_load
 
@@ -190,6 +192,20 @@ def test_a_child_that_answers_part_of_its_files_costs_only_time(
 
     monkeypatch.setattr(pipeline, "_checked_in_child", every_other)
     assert _answer(tree, jobs=2, cache=None) == alone
+
+
+def test_a_child_never_collects() -> None:
+    """A child's collections would scan the heap it inherited; it runs with the collector
+    off, even after a task that paused and restored it."""
+    def task() -> tuple[bool, bool]:
+        at_start = gc.isenabled()
+        with collector_paused():
+            pass
+        return at_start, gc.isenabled()
+
+    assert gc.isenabled()
+    assert parallel.Forked(task).result() == (False, False)
+    assert gc.isenabled()  # this process's collector is left as it was
 
 
 def test_forked_answers_and_failures() -> None:

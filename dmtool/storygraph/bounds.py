@@ -75,10 +75,9 @@ def _scores(
 def _change_rows(arc: Arc) -> Sequence[Sequence[int]]:
     """One row per sentience change on the branch: each colour's raise, then its drop."""
     rows = []
-    for leaf in arc.branch.leaves:
-        if leaf.name == "modify_sentience" and isinstance(leaf.value, Mapping):
-            row = [_int(leaf.value.get(c)) for c in COLOURS]
-            rows.append(row + [-v for v in row])
+    for change in arc.changes:
+        row = [_int(change.get(c)) for c in COLOURS]
+        rows.append(row + [-v for v in row])
     return rows
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.effects import (
@@ -54,9 +54,12 @@ ENDINGS = ("A", "B", "C", "D")
 COLOURS = ("red", "blue", "green", "yellow", "purple")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One numbered entry; `effects` are the raw effect mappings, `parts` its path in the file."""
+class Entry(NamedTuple):
+    """One numbered entry; `effects` are the raw effect mappings, `parts` its path in the file.
+
+    A named tuple built with tuple.__new__ (_entry): a frozen dataclass's __init__ sets each
+    field with object.__setattr__, about half the cost of reading a storybook's entries.
+    """
 
     number: int
     kind: str
@@ -178,7 +181,7 @@ def _entry(raw: Any, parts: Parts) -> Entry | None:
     effects = raw.get("effects")
     entrance = raw.get("entrance")
     when = entrance.get("when") if isinstance(entrance, dict) else None
-    return Entry(
+    return _new(Entry, (
         number,
         kind if isinstance(kind, str) else "",
         title if isinstance(title, str) else "",
@@ -186,7 +189,12 @@ def _entry(raw: Any, parts: Parts) -> Entry | None:
         tuple(effects) if isinstance(effects, list) else (),
         when if isinstance(when, dict) else None,
         parts,
-    )
+    ))
+
+
+# Entries are built with tuple.__new__, every field given: Entry(...) calls a Python
+# function more (the named tuple's __new__).
+_new = tuple.__new__
 
 
 def _ending(raw: Any, parts: Parts) -> Ending | None:

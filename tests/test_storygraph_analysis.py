@@ -12,6 +12,7 @@ from dmtool.diagnostics import Location
 from dmtool.model.storybook import first_branches
 from dmtool.storygraph import build
 from dmtool.storygraph.context import Source, StoryContext
+from dmtool.storygraph.reach import search
 
 HERE = Location("elsewhere.yaml", 3, 5)
 
@@ -463,3 +464,19 @@ def test_a_check_walks_again_only_the_branches_a_finding_places(
     assert ("DM301", line_of(tmp_path / "mixed" / "storybook.yaml", "goto: 99")) in codes(found)
     assert any(d.code == "DM302" for d in found.diagnostics)
     assert walked == [("entries", 2, "effects")]
+
+
+def test_what_every_root_reaches_is_what_the_stage_and_each_finale_reach(tmp_path: Path) -> None:
+    a = analysed(tmp_path, clean_entries() + [
+        entry(2, [{"goto": 3}], kind="event"),
+        entry(3, [{"if": {"when": {"has_coda": "x"}, "then": [{"goto": 4}],
+                          "else": [{"end": "event"}]}}]),
+        entry(4, [{"end": "encounter"}]),
+        entry(5, [{"gain_coda": "x"}, {"goto": 921}], kind="finale"),
+    ])
+    graph, solution = a.graph, a.solution
+    assert solution.reached == frozenset(search(graph, graph.all_roots(), solution.facts))
+    assert solution.reached == solution.stage.union(*solution.finale.values())
+    # Coda x is gained only in a finale entry no root reaches: the fixpoint closes entry 4.
+    assert 3 in solution.stage and 4 not in solution.reached and "x" not in solution.facts.codas
+    assert {901, 902} <= solution.finale["A"] and 5 not in solution.reached

@@ -19,8 +19,9 @@ from dmtool.storygraph.scores import game_maxima, score_maxima
 def asked(graph: StoryGraph) -> frozenset[str]:
     """The names of every condition written in the storybook or on its cards."""
     found: set[str] = set()
+    # Only the conditioned nodes have an arc with a condition (StoryGraph.conditioned).
     conditions: list[Any] = [
-        c for arcs in graph.arcs.values() for a in arcs for c, _ in a.conditions
+        c for node in graph.conditioned for a in graph.arcs[node] for c, _ in a.conditions
     ]
     conditions += list(graph.entrances.values())
     conditions += [c for c, _ in graph.card_entrances.values()]
@@ -40,8 +41,9 @@ def asked(graph: StoryGraph) -> frozenset[str]:
 def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts:
     """What the branches open under `facts` and reached from the roots can award."""
     arcs_of = open_map(graph, facts)
-    arcs = [a for n in reached for a in arcs_of[n]]
-    codas = frozenset(c for a in arcs for c in a.codas) | graph.context.codas_elsewhere
+    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
+    codas = frozenset([c for n in graph.awarding if n in reached for a in arcs_of[n]
+                       for c in a.codas]) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
     scores = _scores(graph, facts, arcs_of) if "score_at_least" in names else {}
     sentience: dict[str, tuple[float, float]] = {}
@@ -50,7 +52,7 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts
         sentience, notes = _sentience(graph, facts, reached, codas)
     return Facts(
         codas=codas,
-        visited=frozenset(n for n in reached if isinstance(n, int)),
+        visited=frozenset([n for n in reached if isinstance(n, int)]),
         scores=scores,
         sentience=sentience,
         notes=notes,

@@ -160,6 +160,8 @@ def _written(
         if node not in reached:
             continue
         for arc in graph.arcs[node]:
+            if not arc.conditions:
+                continue  # no step of the branch holds a condition (most arcs)
             # Arc.conditions holds the condition of each step of the branch that has one,
             # in order: the k-th is the k-th such step's.
             for k, (condition, _) in enumerate(arc.conditions):

@@ -38,14 +38,20 @@ def asked(graph: StoryGraph) -> frozenset[str]:
     return frozenset(found)
 
 
-def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts:
-    """What the branches open under `facts` and reached from the roots can award."""
+def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
+            stage: Collection[Node] | None = None,
+            finale: Collection[Node] | None = None) -> Facts:
+    """What the branches open under `facts` and reached from the roots can award.
+
+    `stage` and `finale`, when given, are what the wanderer stage's roots and every
+    ending's finale roots reach under `facts` (solve has searched them already).
+    """
     arcs_of = open_map(graph, facts)
     # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
     codas = frozenset([c for n in graph.awarding if n in reached for a in arcs_of[n]
                        for c in a.codas]) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
-    scores = _scores(graph, facts, arcs_of) if "score_at_least" in names else {}
+    scores = _scores(graph, facts, arcs_of, stage, finale) if "score_at_least" in names else {}
     sentience: dict[str, tuple[float, float]] = {}
     notes: dict[str, str] = {}
     if "sentience_at_least" in names:
@@ -60,12 +66,15 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts
 
 
 def _scores(
-    graph: StoryGraph, facts: Facts, arcs_of: Mapping[Node, Sequence[Arc]]
+    graph: StoryGraph, facts: Facts, arcs_of: Mapping[Node, Sequence[Arc]],
+    stage: Collection[Node] | None, finale: Collection[Node] | None,
 ) -> dict[str, float]:
     """Each ending's most points in a game; unbounded when a finale branch can add more."""
-    stage = search(graph, graph.stage_roots, facts)
+    if stage is None:
+        stage = search(graph, graph.stage_roots, facts)
     most = score_maxima(graph, facts, stage)
-    finale = search(graph, [r for rs in graph.finale_roots.values() for r in rs], facts)
+    if finale is None:
+        finale = search(graph, [r for rs in graph.finale_roots.values() for r in rs], facts)
     for node in finale:
         for arc in arcs_of[node]:
             for ending, gain in zip(ENDINGS, arc.gain):

@@ -37,15 +37,17 @@ def solve(graph: StoryGraph) -> Solution:
     )
     while True:
         # What every root reaches is what the wanderer stage's roots reach and what each
-        # ending's finale roots do, together: searched apart, the last step's searches are
-        # the solution's stage and finales as well, and none is made again.
+        # ending's finale roots do, together. Searched apart, they serve the score bounds
+        # too (tighten), and the last step's are the solution's stage and finales: no
+        # search is made twice.
         stage = search(graph, graph.stage_roots, facts)
         finale = {letter: search(graph, roots, facts)
                   for letter, roots in graph.finale_roots.items()}
-        reached = dict(stage)
+        in_finales: dict[Node, object] = {}
         for found in finale.values():
-            reached.update(found)
-        tighter = tighten(graph, facts, reached)
+            in_finales.update(found)
+        reached = {**stage, **in_finales}
+        tighter = tighten(graph, facts, reached, stage, in_finales)
         if tighter == facts:
             break
         facts = tighter

@@ -269,7 +269,8 @@ def _outline(seq: Sequence[Any], index: int, outer: tuple[tuple[Sequence[Any], i
         index += 1
         if type(effect) is not dict or len(effect) != 1:
             continue
-        ((name, body),) = effect.items()
+        [name] = effect  # its one key, then its body: no items view and pair built
+        body = effect[name]
         role = _ROLES.get(name)
         if role is None:  # most effects: a plain one, passed over unless kept
             if name in keep:
@@ -285,7 +286,8 @@ def _outline(seq: Sequence[Any], index: int, outer: tuple[tuple[Sequence[Any], i
             if sides is not None:
                 if index < size and (not sides or _exits(effect)):
                     early.append(index)
-                rest = outer + ((seq, index),)
+                # (the list goes on after the effect only if there is more of it)
+                rest = outer + ((seq, index),) if index < size else outer
                 for condition, negated, sub in sides:
                     if not _outline(sub, 0, rest, conditions if condition is None
                                     else conditions + ((condition, negated),),

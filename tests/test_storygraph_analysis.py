@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from storygraph_support import analysed, clean_entries, codes, entry, line_of
 
 from dmtool.diagnostics import Location
+from dmtool.model.storybook import first_branches
+from dmtool.storygraph import build
 from dmtool.storygraph.context import Source, StoryContext
+from dmtool.storygraph.reach import search
 
 HERE = Location("elsewhere.yaml", 3, 5)
 
@@ -401,3 +406,77 @@ def test_spawned_card_is_not_an_orphan_and_its_entry_is_reached(tmp_path: Path) 
     )
     assert codes(a) == []
     assert 11 in a.solution.stage
+
+
+# Every kind of side and exit, a condition, a sentience change and a card spawned: the arcs'
+# digests against the branches they digest.
+_MIXED = [
+    entry(2, [{"modify_sentience": {"red": 1}},
+              {"if": {"when": {"has_coda": "x"}, "then": [{"goto": 3}],
+                      "else": [{"spawn_encounter": {"card": "the-bell"}}, {"end": "event"}]}}],
+          kind="event"),
+    entry(3, [{"test": {"roll": {"red": ["hand"]}, "pass": [{"score": {"B": 2}}, {"goto": 99}],
+                        "fail": [{"gain_coda": "x"}]}}]),
+    entry(11, [{"may": [{"score": {"A": 1}}, {"score": {"A": 2, "C": 1}}]}, {"end": "encounter"}]),
+]
+_BELL = StoryContext(cards=(Source("card", "card the-bell", 11, HERE, card_id="the-bell"),))
+
+
+def test_each_arc_digests_its_branch_walked_again_in_full(tmp_path: Path) -> None:
+    graph = analysed(tmp_path, clean_entries() + _MIXED, context=_BELL).graph
+    for node, arcs in graph.arcs.items():
+        effects, parts = graph.effects_of(node)
+        branches = first_branches(effects, parts, 512)
+        assert [arc.branch for arc in arcs] == branches
+        for arc, branch in zip(arcs, branches):
+            assert (arc.kind, arc.exit_value) == (branch.exit.kind, branch.exit.value)
+            assert arc.conditions == tuple((s.condition, s.negated) for s in branch.steps
+                                           if s.condition is not None)
+            assert arc.changes == tuple(leaf.value for leaf in branch.leaves
+                                        if leaf.name == "modify_sentience")
+    then, otherwise = graph.arcs[2]
+    assert then.goto == 3 and then.conditions == (({"has_coda": "x"}, False),)
+    assert otherwise.enables == (11,) and otherwise.spawns == ("the-bell",)
+    assert otherwise.changes == ({"red": 1},) and otherwise.kind == "end"
+    passed, failed = graph.arcs[3]
+    assert passed.broken == 99 and passed.gain == (0, 2, 0, 0)
+    assert failed.kind == "open" and failed.codas == ("x",)
+    assert [arc.gain for arc in graph.arcs[11]] == [(3, 0, 1, 0), (0, 0, 0, 0)]
+
+
+def test_a_check_walks_again_only_the_branches_a_finding_places(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    walked: list[tuple] = []
+
+    def counted(effects: Any, parts: Any, limit: int) -> list:
+        walked.append(parts)
+        return first_branches(effects, parts, limit)
+
+    monkeypatch.setattr(build, "first_branches", counted)
+    clean = analysed(tmp_path / "clean", clean_entries()
+                     + [entry(2, [{"choice": [{"label": "a", "effects": [{"end": "event"}]},
+                                              {"label": "b", "effects": [{"goto": 1}]}]}],
+                              kind="event")])
+    assert codes(clean) == [] and walked == []
+    # A broken link (DM301) and a dead end (DM302) are placed on their branches: entry 3's,
+    # the third entry written, is walked again (once), and no other.
+    found = analysed(tmp_path / "mixed", clean_entries() + _MIXED, context=_BELL)
+    assert ("DM301", line_of(tmp_path / "mixed" / "storybook.yaml", "goto: 99")) in codes(found)
+    assert any(d.code == "DM302" for d in found.diagnostics)
+    assert walked == [("entries", 2, "effects")]
+
+
+def test_what_every_root_reaches_is_what_the_stage_and_each_finale_reach(tmp_path: Path) -> None:
+    a = analysed(tmp_path, clean_entries() + [
+        entry(2, [{"goto": 3}], kind="event"),
+        entry(3, [{"if": {"when": {"has_coda": "x"}, "then": [{"goto": 4}],
+                          "else": [{"end": "event"}]}}]),
+        entry(4, [{"end": "encounter"}]),
+        entry(5, [{"gain_coda": "x"}, {"goto": 921}], kind="finale"),
+    ])
+    graph, solution = a.graph, a.solution
+    assert solution.reached == frozenset(search(graph, graph.all_roots(), solution.facts))
+    assert solution.reached == solution.stage.union(*solution.finale.values())
+    # Coda x is gained only in a finale entry no root reaches: the fixpoint closes entry 4.
+    assert 3 in solution.stage and 4 not in solution.reached and "x" not in solution.facts.codas
+    assert {901, 902} <= solution.finale["A"] and 5 not in solution.reached

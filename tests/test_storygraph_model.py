@@ -6,9 +6,11 @@ from itertools import islice
 from pathlib import Path
 
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from storygraph_support import entry, load, storybook_data, write
 
-from dmtool.model.effects import walk_branches
+from dmtool.model.effects import walk_branches, walk_outlines
 from dmtool.model.storybook import (
     Storybook,
     always_exits,
@@ -266,3 +268,99 @@ def test_a_walk_that_meets_no_early_exit_has_no_dead_effect() -> None:
             assert may_hold_dead or not dead, (effects, limit)
             told += not may_hold_dead
     assert told > 100  # most lists are told free of dead effects without looking
+
+
+# The plain effects the story graph keeps in its outlines (storygraph.build._DIGESTED), and
+# one it passes over.
+_KEEP = frozenset({"score", "gain_coda", "spawn_encounter", "modify_sentience"})
+
+
+def _outlines_of(branches: list) -> list[tuple]:
+    """What walk_outlines should say of each branch, read off the full branch."""
+    return [(b.exit.kind, b.exit.value,
+             tuple((s.condition, s.negated) for s in b.steps if s.condition is not None),
+             tuple((leaf.name, leaf.value) for leaf in b.leaves if leaf.name in _KEEP))
+            for b in branches]
+
+
+def _assert_outlined(effects: list) -> None:
+    for limit in (0, 1, 2, 3, 513):
+        branches, may_hold_dead = walk_branches(effects, P, limit)
+        outlines, outlined_dead = walk_outlines(effects, limit, _KEEP)
+        assert outlines == _outlines_of(branches), (effects, limit)
+        assert outlined_dead == may_hold_dead, (effects, limit)
+
+
+def test_outlines_say_what_the_full_branches_say() -> None:
+    walked = _WALKED + _HIDING + _storybook_effects()
+    for effects in walked:
+        _assert_outlined(effects)
+    # The lists hold sides with conditions, kept effects on several sides, cut-off walks.
+    outlined = [walk_outlines(effects, 513, _KEEP)[0] for effects in walked]
+    assert any(o[2] for found in outlined for o in found)
+    assert any(len(o[3]) > 1 for found in outlined for o in found)
+    assert any(len(found) >= 513 for found in outlined)
+
+
+def test_an_outline_keeps_conditions_and_kept_effects_in_branch_order() -> None:
+    when = {"has_coda": "x"}
+    effects = [
+        {"score": {"A": 1}},
+        {"lose_health": 1},
+        {"if": {"when": when, "then": [{"gain_coda": "y"}], "else": [{"goto": 4}]}},
+        {"choice": [{"when": {"visited": 2}, "effects": [{"modify_sentience": {"red": 1}}]},
+                    {"label": "no", "effects": [{"end": "encounter"}]}]},
+    ]
+    outlines, _ = walk_outlines(effects, 10, _KEEP)
+    assert outlines == [
+        ("open", None, ((when, False), ({"visited": 2}, False)),
+         (("score", {"A": 1}), ("gain_coda", "y"), ("modify_sentience", {"red": 1}))),
+        ("end", "encounter", ((when, False),), (("score", {"A": 1}), ("gain_coda", "y"))),
+        ("goto", 4, ((when, True),), (("score", {"A": 1}),)),
+    ]
+
+
+# Effect trees of every shape the walker knows, well formed or not (the schema is not
+# assumed: partial documents are analysed too).
+_names = st.sampled_from(["score", "gain_coda", "lose_health", "spawn_encounter",
+                          "modify_sentience", "roll"])
+_plain = st.builds(lambda name, value: {name: value}, _names,
+                   st.one_of(st.integers(-2, 3), st.sampled_from(["c1", "c2"]),
+                             st.dictionaries(st.sampled_from("AB"), st.integers(0, 2),
+                                             max_size=2)))
+_exit = st.one_of(st.builds(lambda n: {"goto": n}, st.integers(1, 5)),
+                  st.sampled_from([{"end": "encounter"}, {"conclude": "x"},
+                                   {"fail_stage": True}]))
+_junk = st.sampled_from(["text", {"a": 1, "b": 2}, {"test": "no body"}, {"choice": {}},
+                         {"if": []}, 7, None])
+_when = st.one_of(st.none(), st.just({"has_coda": "x"}), st.just({"visited": 3}), st.just(5))
+
+
+def _branching(effects: st.SearchStrategy) -> st.SearchStrategy:
+    side = st.one_of(effects, st.none(), st.just("not a list"))
+    option = st.one_of(st.fixed_dictionaries({"label": st.just("o"), "effects": side},
+                                             optional={"when": _when}),
+                       st.just("bad option"))
+    return st.one_of(
+        st.builds(lambda p, f: {"test": {"roll": {}, "pass": p, "fail": f}}, side, side),
+        st.builds(lambda p: {"test": {"pass": p}}, side),
+        st.builds(lambda options: {"choice": options}, st.lists(option, max_size=3)),
+        st.builds(lambda w, t, e: {"if": {"when": w, "then": t, "else": e}}, _when, side, side),
+        st.builds(lambda t: {"if": {"then": t}}, side),
+        st.builds(lambda b: {"may": b}, side),
+        st.builds(lambda g, b: {g: b}, st.sampled_from(["all_wanderers", "central_wanderer"]),
+                  side),
+    )
+
+
+_effects = st.recursive(
+    st.lists(st.one_of(_plain, _exit, _junk), max_size=4),
+    lambda inner: st.lists(st.one_of(_plain, _exit, _junk, _branching(inner)), max_size=5),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_effects)
+def test_outlines_agree_with_the_walk_on_any_effects(effects: list) -> None:
+    _assert_outlined(effects)

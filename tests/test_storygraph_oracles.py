@@ -13,6 +13,7 @@ from storygraph_support import entry, storybook_data
 
 from dmtool.model.storybook import Storybook
 from dmtool.storygraph.analysis import analyse
+from dmtool.storygraph.reach import escaping
 
 ENDINGS = "ABCD"
 
@@ -119,3 +120,22 @@ def test_reachability_and_traps_match_networkx(seed: int) -> None:
     reachable, traps = _oracle(book)
     assert {n for n in analysis.solution.reached if isinstance(n, int)} == reachable
     assert analysis.traps == traps
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_nodes_with_a_way_out_match_networkx(seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    book = _random_book(rng, rng.randint(3, 25), acyclic=False)
+    analysis = analyse(Storybook.from_data(book))
+    graph, facts = analysis.graph, analysis.solution.facts
+    links: nx.DiGraph = nx.DiGraph()
+    exits = set()
+    for node, arcs in graph.arcs.items():
+        links.add_node(node)
+        for arc in arcs:
+            if arc.goto is None:
+                exits.add(node)
+            else:
+                links.add_edge(node, arc.goto)
+    expected = exits.union(*(nx.ancestors(links, node) for node in exits))
+    assert escaping(graph, facts) == expected

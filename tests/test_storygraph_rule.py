@@ -7,9 +7,10 @@ from pathlib import Path
 from storygraph_support import clean_entries, entry, storybook_data, write
 
 from dmtool.loading import read_document
-from dmtool.storygraph.rule import check
+from dmtool.storygraph.rule import ContextView, check
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules import rule_checks
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 
 
 def _corpus(tmp_path: Path, awards: list[list[str]]) -> Corpus:
@@ -60,3 +61,22 @@ def test_every_storybook_is_analysed(tmp_path: Path) -> None:
         corpus.add(read_document(path, path.name).document)  # type: ignore[arg-type]
     assert [(d.code, d.location.path) for d in check(corpus)] == [("DM301", "book-1.yaml")]
     assert list(check(Corpus())) == []
+
+
+def test_only_the_kinds_a_wanderer_owns_are_read_as_hers_when_it_cannot_be_told(
+        tmp_path: Path) -> None:
+    corpus = Corpus(schemas=SchemaSet(default_schema_dir()))
+    for name, kind in (("coda", "coda"), ("card", "existence-card")):
+        path = write(tmp_path / f"{name}.yaml", {"kind": kind, "id": name, "wanderer": "nobody"})
+        document = read_document(path, path.name).document
+        assert document is not None
+        corpus.add(document)
+    [card] = corpus.readable("existence-card")
+    assert corpus.reads_as(card, "wanderer", "tester") is None  # no such wanderer
+    view = ContextView(corpus, "tester")
+    # A coda whose wanderer cannot be told may well be tester's: her context reads it so.
+    [coda] = view.of_kind("coda")
+    assert coda.data["wanderer"] == "tester"
+    # The context reads every existence card, whoever it names: as it is.
+    assert view.of_kind("existence-card") == [card]
+    assert card.data["wanderer"] == "nobody" and not view.incomplete

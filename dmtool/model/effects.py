@@ -224,6 +224,115 @@ def _collect(seq: Sequence[Any], seq_parts: Parts, index: int, outer: tuple[_Fra
     return len(found) < limit
 
 
+# What the story graph digests of a branch, without the places and the named tuples a
+# Branch is made of: (exit kind, exit value, the (condition, negated) of each decision on the
+# way that has a condition, and the (name, body) of each plain effect whose name is kept),
+# each in the order of the branch (walk_outlines).
+Outline = tuple[str, Any, tuple[tuple[Mapping[str, Any], bool], ...], tuple[tuple[str, Any], ...]]
+
+
+def walk_outlines(effects: Sequence[Any], limit: int,
+                  keep: frozenset[str]) -> tuple[list[Outline], bool]:
+    """The outline of each branch of walk_branches(effects, parts, limit), in the same order,
+    and the same flag of whether dead_effects may find anything.
+
+    Hot path: the story graph outlines every entry of every storybook once per check, and
+    reads a branch's places (and its other plain effects) only for a finding or a drawing,
+    when it walks that entry again in full. The outline is the walk of _collect without
+    building a place for every effect met, a Step for every side or a Leaf for every plain
+    effect: under half its cost. tests/test_storygraph_model.py checks that the two walks
+    agree.
+    """
+    found: list[Outline] = []
+    early: list[int] = []
+    if limit > 0:
+        _outline(effects, 0, (), (), (), found, limit, keep, early)
+    return found, bool(early) or len(found) >= limit
+
+
+def _outline(seq: Sequence[Any], index: int, outer: tuple[tuple[Sequence[Any], int], ...],
+             conditions: tuple[tuple[Mapping[str, Any], bool], ...],
+             kept: tuple[tuple[str, Any], ...], found: list[Outline], limit: int,
+             keep: frozenset[str], early: list[int]) -> bool:
+    """_collect, step for step, appending outlines instead of branches (see walk_outlines);
+    an effect that always exits and is not the last of its list puts its index in `early`."""
+    size = len(seq)
+    while True:
+        if index >= size:
+            if not outer:
+                break
+            seq, index = outer[-1]
+            outer = outer[:-1]
+            size = len(seq)
+            continue
+        effect = seq[index]
+        index += 1
+        if type(effect) is not dict or len(effect) != 1:
+            continue
+        [name] = effect  # its one key, then its body: no items view and pair built
+        body = effect[name]
+        role = _ROLES.get(name)
+        if role is None:  # most effects: a plain one, passed over unless kept
+            if name in keep:
+                kept = kept + ((name, body),)
+            continue
+        if role == "exit":
+            if index < size:
+                early.append(index)
+            found.append((name, body, conditions, kept))
+            return len(found) < limit
+        if role == "branching":
+            sides = _side_effects(name, body)
+            if sides is not None:
+                if index < size and (not sides or _exits(effect)):
+                    early.append(index)
+                # (the list goes on after the effect only if there is more of it)
+                rest = outer + ((seq, index),) if index < size else outer
+                for condition, negated, sub in sides:
+                    if not _outline(sub, 0, rest, conditions if condition is None
+                                    else conditions + ((condition, negated),),
+                                    kept, found, limit, keep, early):
+                        return False
+                return True
+        elif role == "group":
+            if index < size and _exits(effect):
+                early.append(index)
+            outer = outer + ((seq, index),)
+            seq, index = _list(body), 0
+            size = len(seq)
+            continue
+        if name in keep:  # a branching effect without sides is a plain one (_collect)
+            kept = kept + ((name, body),)
+    found.append(("open", None, conditions, kept))
+    return len(found) < limit
+
+
+def _side_effects(name: str,
+                  body: Any) -> list[tuple[Mapping[str, Any] | None, bool, Sequence[Any]]] | None:
+    """What _sides gives of each side of a branching effect for an outline: the condition
+    of its Step (None when it has none), whether negated, and the effects it resolves."""
+    if name == "test" and isinstance(body, dict):
+        passed, failed = body.get("pass"), body.get("fail")
+        return [(None, False, passed if isinstance(passed, list) else []),
+                (None, False, failed if isinstance(failed, list) else [])]
+    if name == "choice" and isinstance(body, list):
+        out: list[tuple[Mapping[str, Any] | None, bool, Sequence[Any]]] = []
+        for raw_option in body:
+            if isinstance(raw_option, dict):
+                when, effects = raw_option.get("when"), raw_option.get("effects")
+                out.append((when if isinstance(when, dict) else None, False,
+                            effects if isinstance(effects, list) else []))
+            else:
+                out.append((None, False, []))
+        return out
+    if name == "if" and isinstance(body, dict):
+        when = body.get("when") if isinstance(body.get("when"), dict) else None
+        return [(when, False, _list(body.get("then"))), (when, True, _list(body.get("else")))]
+    if name == "may":
+        return [(None, False, _list(body)), (None, False, ())]
+    return None
+
+
 def _sides(name: str, body: Any, here: Parts) -> list[tuple[Step, Sequence[Any], Parts]] | None:
     """The sides of a branching effect, each with the effects it resolves; None if not one.
 

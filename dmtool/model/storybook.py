@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dmtool.diagnostics.model import Location
 from dmtool.model.effects import (
@@ -54,9 +54,12 @@ ENDINGS = ("A", "B", "C", "D")
 COLOURS = ("red", "blue", "green", "yellow", "purple")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One numbered entry; `effects` are the raw effect mappings, `parts` its path in the file."""
+class Entry(NamedTuple):
+    """One numbered entry; `effects` are the raw effect mappings, `parts` its path in the file.
+
+    A named tuple built with tuple.__new__ (_entries): a frozen dataclass's __init__ sets each
+    field with object.__setattr__, about half the cost of reading a storybook's entries.
+    """
 
     number: int
     kind: str
@@ -116,16 +119,7 @@ class Storybook:
     ) -> Storybook:
         """Read plain data; shapes the schema would refuse are skipped, never raised."""
         data = data if isinstance(data, dict) else {}
-        entries: dict[int, Entry] = {}
-        duplicates: list[Entry] = []
-        for index, raw in enumerate(_list(data.get("entries"))):
-            entry = _entry(raw, ("entries", index))
-            if entry is None:
-                continue
-            if entry.number in entries:
-                duplicates.append(entry)
-            else:
-                entries[entry.number] = entry
+        entries, duplicates = _entries(_list(data.get("entries")))
         endings: dict[str, Ending] = {}
         for index, raw in enumerate(_list(data.get("endings"))):
             ending = _ending(raw, ("endings", index))
@@ -167,26 +161,43 @@ def _effects_of(block: Any) -> tuple[Any, ...]:
     return tuple(_list(block.get("effects"))) if isinstance(block, dict) else ()
 
 
-def _entry(raw: Any, parts: Parts) -> Entry | None:
-    # hot path (every entry of every storybook): fields given in order, not by name
-    if not isinstance(raw, dict):
-        return None
-    number = raw.get("entry")
-    if _int(number) is None:
-        return None
-    kind, title, text = raw.get("kind"), raw.get("title"), raw.get("text")
-    effects = raw.get("effects")
-    entrance = raw.get("entrance")
-    when = entrance.get("when") if isinstance(entrance, dict) else None
-    return Entry(
-        number,
-        kind if isinstance(kind, str) else "",
-        title if isinstance(title, str) else "",
-        text if isinstance(text, str) else "",
-        tuple(effects) if isinstance(effects, list) else (),
-        when if isinstance(when, dict) else None,
-        parts,
-    )
+def _entries(raws: list[Any]) -> tuple[dict[int, Entry], list[Entry]]:
+    """The entries by number, and those whose number an earlier entry already uses.
+
+    Hot path (every entry of every storybook): each entry's fields are read in place and
+    given in order, with no call per entry but the tuple's.
+    """
+    entries: dict[int, Entry] = {}
+    duplicates: list[Entry] = []
+    for index, raw in enumerate(raws):
+        if not isinstance(raw, dict):
+            continue
+        number = raw.get("entry")
+        if not isinstance(number, int) or isinstance(number, bool):
+            continue
+        kind, title, text = raw.get("kind"), raw.get("title"), raw.get("text")
+        effects = raw.get("effects")
+        entrance = raw.get("entrance")
+        when = entrance.get("when") if isinstance(entrance, dict) else None
+        entry = _new(Entry, (
+            number,
+            kind if isinstance(kind, str) else "",
+            title if isinstance(title, str) else "",
+            text if isinstance(text, str) else "",
+            tuple(effects) if isinstance(effects, list) else (),
+            when if isinstance(when, dict) else None,
+            ("entries", index),
+        ))
+        if number in entries:
+            duplicates.append(entry)
+        else:
+            entries[number] = entry
+    return entries, duplicates
+
+
+# Entries are built with tuple.__new__, every field given: Entry(...) calls a Python
+# function more (the named tuple's __new__).
+_new = tuple.__new__
 
 
 def _ending(raw: Any, parts: Parts) -> Ending | None:

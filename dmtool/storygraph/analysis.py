@@ -225,13 +225,20 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
 
 def _orphan_cards(analysis: Analysis) -> Iterator[Source]:
     graph, solution = analysis.graph, analysis.solution
+    # Only a card that does not spawn by itself can be an orphan: the reached branches are
+    # looked through only when there is one.
+    maybe = [card for card in graph.context.cards + graph.context.finale
+             if card.card_id is not None and not card.spawned]
+    if not maybe:
+        return
     spawned: set[str] = set()
     arcs_of = open_map(graph, solution.facts)
     for node in solution.reached:
         for arc in arcs_of.get(node, ()):
-            spawned.update(arc.spawns)
-    for card in graph.context.cards + graph.context.finale:
-        if card.card_id is not None and not card.spawned and card.card_id not in spawned:
+            if arc.spawns:
+                spawned.update(arc.spawns)
+    for card in maybe:
+        if card.card_id not in spawned:
             yield card
 
 

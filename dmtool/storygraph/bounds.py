@@ -19,8 +19,9 @@ from dmtool.storygraph.scores import game_maxima, score_maxima
 def asked(graph: StoryGraph) -> frozenset[str]:
     """The names of every condition written in the storybook or on its cards."""
     found: set[str] = set()
+    # Only the conditioned nodes have an arc with a condition (StoryGraph.conditioned).
     conditions: list[Any] = [
-        c for arcs in graph.arcs.values() for a in arcs for c, _ in a.conditions
+        c for node in graph.conditioned for a in graph.arcs[node] for c, _ in a.conditions
     ]
     conditions += list(graph.entrances.values())
     conditions += [c for c, _ in graph.card_entrances.values()]
@@ -37,20 +38,27 @@ def asked(graph: StoryGraph) -> frozenset[str]:
     return frozenset(found)
 
 
-def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts:
-    """What the branches open under `facts` and reached from the roots can award."""
+def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
+            stage: Collection[Node] | None = None,
+            finale: Collection[Node] | None = None) -> Facts:
+    """What the branches open under `facts` and reached from the roots can award.
+
+    `stage` and `finale`, when given, are what the wanderer stage's roots and every
+    ending's finale roots reach under `facts` (solve has searched them already).
+    """
     arcs_of = open_map(graph, facts)
-    arcs = [a for n in reached for a in arcs_of[n]]
-    codas = frozenset(c for a in arcs for c in a.codas) | graph.context.codas_elsewhere
+    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
+    codas = frozenset([c for n in graph.awarding if n in reached for a in arcs_of[n]
+                       for c in a.codas]) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
-    scores = _scores(graph, facts, arcs_of) if "score_at_least" in names else {}
+    scores = _scores(graph, facts, arcs_of, stage, finale) if "score_at_least" in names else {}
     sentience: dict[str, tuple[float, float]] = {}
     notes: dict[str, str] = {}
     if "sentience_at_least" in names:
         sentience, notes = _sentience(graph, facts, reached, codas)
     return Facts(
         codas=codas,
-        visited=frozenset(n for n in reached if isinstance(n, int)),
+        visited=frozenset([n for n in reached if isinstance(n, int)]),
         scores=scores,
         sentience=sentience,
         notes=notes,
@@ -58,12 +66,15 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node]) -> Facts
 
 
 def _scores(
-    graph: StoryGraph, facts: Facts, arcs_of: Mapping[Node, Sequence[Arc]]
+    graph: StoryGraph, facts: Facts, arcs_of: Mapping[Node, Sequence[Arc]],
+    stage: Collection[Node] | None, finale: Collection[Node] | None,
 ) -> dict[str, float]:
     """Each ending's most points in a game; unbounded when a finale branch can add more."""
-    stage = search(graph, graph.stage_roots, facts)
+    if stage is None:
+        stage = search(graph, graph.stage_roots, facts)
     most = score_maxima(graph, facts, stage)
-    finale = search(graph, [r for rs in graph.finale_roots.values() for r in rs], facts)
+    if finale is None:
+        finale = search(graph, [r for rs in graph.finale_roots.values() for r in rs], facts)
     for node in finale:
         for arc in arcs_of[node]:
             for ending, gain in zip(ENDINGS, arc.gain):
@@ -75,10 +86,9 @@ def _scores(
 def _change_rows(arc: Arc) -> Sequence[Sequence[int]]:
     """One row per sentience change on the branch: each colour's raise, then its drop."""
     rows = []
-    for leaf in arc.branch.leaves:
-        if leaf.name == "modify_sentience" and isinstance(leaf.value, Mapping):
-            row = [_int(leaf.value.get(c)) for c in COLOURS]
-            rows.append(row + [-v for v in row])
+    for change in arc.changes:
+        row = [_int(change.get(c)) for c in COLOURS]
+        rows.append(row + [-v for v in row])
     return rows
 
 

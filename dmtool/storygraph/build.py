@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from dmtool.diagnostics.model import Location
-from dmtool.model.effects import walk_branches
-from dmtool.model.storybook import ENDINGS, Branch, Parts, Step, Storybook
+from dmtool.model.effects import Outline, walk_outlines
+from dmtool.model.storybook import ENDINGS, Branch, Parts, Storybook, first_branches
 from dmtool.storygraph.context import Place, Source, StoryContext
 
 # A node is an entry number, or a block that is not an entry: "setup" (the storybook's
@@ -19,16 +19,25 @@ Node = int | str
 # Beyond this many branches in one entry we stop walking it (and say so, DM314).
 MAX_BRANCHES = 512
 NO_SCORE = (0, 0, 0, 0)
-# Arcs are built with tuple.__new__, every field given: Arc(...) calls a Python function more.
-_new = tuple.__new__
 
 
-class Arc(NamedTuple):
-    """One branch of a node, digested for the analyses."""
+class Arc:
+    """One branch of a node, digested for the analyses.
 
+    The branch itself (its decisions, plain effects and places) is walked again from the
+    node's effects when first asked for (`branch`): only a finding or a drawing reads it.
+
+    A class with slots whose fields build_graph sets once, not a named tuple: the analyses
+    read an arc's fields some thirty times a check, and a slot is read several times faster
+    than a named tuple's field (which CPython 3.11 does not specialise).
+    """
+
+    __slots__ = ("broken", "changes", "codas", "conditions", "enables", "exit_value", "gain",
+                 "goto", "index", "kind", "node", "scores", "spawns", "walks")
     node: Node
     index: int
-    branch: Branch
+    kind: str  # how the branch ends: goto | end | conclude | fail_stage | open
+    exit_value: Any  # what its exit says: the goto's target, the terminal's value (open: None)
     goto: int | None  # target entry when the branch links to an existing entry
     broken: int | None  # target entry number when it links to a missing one
     enables: tuple[int, ...]  # entries of encounter cards the branch spawns
@@ -37,16 +46,42 @@ class Arc(NamedTuple):
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
     gain: tuple[int, int, int, int]  # their sum
     # The `card` of each spawn_encounter effect on the branch, whatever it names, in order.
-    spawns: tuple[Any, ...] = ()
+    spawns: tuple[Any, ...]
+    # The body of each modify_sentience effect on the branch that is a mapping, in order.
+    changes: tuple[Mapping[str, Any], ...]
+    walks: Walks  # the graph's branches in full, shared by its arcs
+
+    def __repr__(self) -> str:
+        return f"Arc({node_name(self.node)}, branch {self.index}, {self.kind} {self.exit_value!r})"
 
     @property
-    def kind(self) -> str:
-        return self.branch.exit.kind
+    def branch(self) -> Branch:
+        return self.walks.of(self.node)[self.index]
 
     @property
     def escapes(self) -> bool:
         """Whether the branch leaves the graph: a terminal, an open end or a broken link."""
         return self.goto is None
+
+
+class Walks:
+    """The branches of a graph's nodes in full, each node's walked from its effects the first
+    time one of them is asked for. A check reads the arcs' digests (walk_outlines) and a
+    branch only for a finding, so most nodes are never walked in full; the walk is the one
+    the outlines were made by, so a node's branch `i` is the one its arc `i` digests."""
+
+    __slots__ = ("_storybook", "_walked")
+
+    def __init__(self, storybook: Storybook) -> None:
+        self._storybook = storybook  # not the graph: arcs holding their graph would be a cycle
+        self._walked: dict[Node, list[Branch]] = {}
+
+    def of(self, node: Node) -> list[Branch]:
+        found = self._walked.get(node)
+        if found is None:
+            effects, parts = effects_of(self._storybook, node)
+            found = self._walked[node] = first_branches(effects, parts, MAX_BRANCHES)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +110,8 @@ class StoryGraph:
     # The nodes with a side taken only under a condition (the others' arcs are all open,
     # whatever the facts).
     conditioned: set[Node] = field(default_factory=set)
+    # The nodes with a side that gains a coda card (the others' arcs gain none).
+    awarding: set[Node] = field(default_factory=set)
     stage_roots: list[Root] = field(default_factory=list)
     finale_roots: dict[str, list[Root]] = field(default_factory=dict)
     # Entrance conditions by entry: a side leading there is taken only if it can hold.
@@ -105,16 +142,21 @@ class StoryGraph:
 
     def effects_of(self, node: Node) -> tuple[tuple[Any, ...], Parts]:
         """The effect list of a node and where it is written."""
-        if isinstance(node, int):
-            entry = self.storybook.entries[node]
-            return entry.effects, entry.effects_parts
-        if node == "setup":
-            return self.storybook.setup, ("setup", "effects")
-        letter, block = node.split(":")
-        ending = self.storybook.endings[letter]
-        if block == "setup":
-            return ending.setup, ending.parts + ("setup", "effects")
-        return ending.event_phase, ending.parts + ("event_phase", "effects")
+        return effects_of(self.storybook, node)
+
+
+def effects_of(storybook: Storybook, node: Node) -> tuple[tuple[Any, ...], Parts]:
+    """The effect list of a node of the storybook's graph and where it is written."""
+    if isinstance(node, int):
+        entry = storybook.entries[node]
+        return entry.effects, entry.effects_parts
+    if node == "setup":
+        return storybook.setup, ("setup", "effects")
+    letter, block = node.split(":")
+    ending = storybook.endings[letter]
+    if block == "setup":
+        return ending.setup, ending.parts + ("setup", "effects")
+    return ending.event_phase, ending.parts + ("event_phase", "effects")
 
 
 def node_name(node: Node) -> str:
@@ -132,25 +174,26 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     graph = StoryGraph(storybook, context)
     cards = {s.card_id: s for s in context.cards + context.finale if s.card_id}
     entries = storybook.entries
-    # Each entry's effects (graph.effects_of, spelt out for the many), then the blocks'.
-    nodes: list[tuple[Node, tuple[Any, ...], Parts]] = [
-        (number, entry.effects, entry.effects_parts) for number, entry in entries.items()]
+    # Each entry's effects (effects_of, spelt out for the many), then the blocks'.
+    nodes: list[tuple[Node, tuple[Any, ...]]] = [
+        (number, entry.effects) for number, entry in entries.items()]
     blocks: list[Node] = ["setup"] if storybook.setup else []
     for letter in storybook.endings:
         blocks += [f"{letter}:setup", f"{letter}:event"]
-    nodes += [(block, *graph.effects_of(block)) for block in blocks]
-    for node, effects, parts in nodes:
-        branches, may_hold_dead = walk_branches(effects, parts, MAX_BRANCHES + 1)
+    nodes += [(block, effects_of(storybook, block)[0]) for block in blocks]
+    conditioned = graph.conditioned
+    walks = Walks(storybook)
+    for node, effects in nodes:
+        outlines, may_hold_dead = walk_outlines(effects, MAX_BRANCHES + 1, _DIGESTED)
         if may_hold_dead:
             graph.may_hold_dead.add(node)
-        if len(branches) > MAX_BRANCHES:
+        if len(outlines) > MAX_BRANCHES:
             graph.truncated.add(node)
-            branches = branches[:MAX_BRANCHES]
-        arcs = graph.arcs[node] = tuple([_arc(node, i, b, entries, cards)
-                                         for i, b in enumerate(branches)])
-        for arc in arcs:
-            if arc.conditions:
-                graph.conditioned.add(node)
+            outlines = outlines[:MAX_BRANCHES]
+        graph.arcs[node] = _arcs(node, outlines, walks, entries, cards, graph.awarding)
+        for outline in outlines:
+            if outline[2]:  # a side taken only under a condition
+                conditioned.add(node)
                 break
     for number, entry in storybook.entries.items():
         if entry.entrance is not None:
@@ -162,54 +205,69 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
-# The plain effects an arc digests; every other one is passed over.
-_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score"})
+# The plain effects an arc digests; the outlines pass every other one over.
+_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience"})
 
 
-def _arc(
-    node: Node, index: int, branch: Branch, entries: Mapping[int, Any], cards: Mapping[str, Source]
-) -> Arc:
-    goto = broken = None
-    exit_ = branch.exit
-    if exit_.kind == "goto":
-        target = exit_.value
-        if target in entries:
-            goto = target
+def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[int, Any],
+          cards: Mapping[str, Source], awarding: set[Node]) -> tuple[Arc, ...]:
+    """The arcs of a node, one per outline (hot path: every branch of every storybook, so
+    one call per node, not per arc); the node goes into `awarding` if one gains a coda."""
+    arcs: list[Arc] = []
+    for index, (kind, value, conditions, kept) in enumerate(outlines):
+        arc = _make(Arc)  # every field is set here, each a slot (see Arc)
+        arcs.append(arc)
+        arc.node = node
+        arc.index = index
+        arc.kind = kind
+        arc.exit_value = value
+        arc.conditions = conditions
+        arc.walks = walks
+        arc.goto = arc.broken = None
+        if kind == "goto":
+            if value in entries:
+                arc.goto = value
+            else:
+                arc.broken = value if isinstance(value, int) else -1
+        if not kept:  # most branches: nothing to digest
+            arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = ()
+            arc.gain = NO_SCORE
+            continue
+        # each field starts as the empty tuple and grows only when something is found
+        enables: tuple[int, ...] = ()
+        spawns: tuple[Any, ...] = ()
+        codas: tuple[str, ...] = ()
+        scores: tuple[tuple[int, int, int, int], ...] = ()
+        changes: tuple[Mapping[str, Any], ...] = ()
+        for name, body in kept:
+            if name == "spawn_encounter" and isinstance(body, dict):
+                spawns += (body.get("card"),)
+                card = cards.get(spawns[-1])
+                if card is not None and card.entry in entries:
+                    enables += (card.entry,)
+            elif name == "gain_coda" and isinstance(body, str):
+                codas += (body,)
+            elif name == "score" and isinstance(body, dict):
+                scores += (_points(body),)
+            elif name == "modify_sentience" and isinstance(body, Mapping):
+                changes += (body,)
+        arc.enables = enables
+        arc.codas = codas
+        if codas:
+            awarding.add(node)
+        arc.scores = scores
+        arc.spawns = spawns
+        arc.changes = changes
+        if not scores:
+            arc.gain = NO_SCORE
+        elif len(scores) == 1:
+            arc.gain = scores[0]
         else:
-            broken = target if isinstance(target, int) else -1
-    # hot path (every branch of every storybook): most branches digest nothing, so each
-    # field starts as the empty tuple and grows only when something is found
-    enables: tuple[int, ...] = ()
-    spawns: tuple[Any, ...] = ()
-    codas: tuple[str, ...] = ()
-    scores: tuple[tuple[int, int, int, int], ...] = ()
-    conditions: tuple[tuple[Mapping[str, Any], bool], ...] = ()
-    for leaf in branch.events:
-        if type(leaf) is Step:
-            if leaf.condition is not None:
-                conditions += ((leaf.condition, leaf.negated),)
-            continue
-        name = leaf.name
-        if name not in _DIGESTED:
-            continue
-        value = leaf.value
-        if name == "spawn_encounter" and isinstance(value, dict):
-            spawns += (value.get("card"),)
-            card = cards.get(spawns[-1])
-            if card is not None and card.entry in entries:
-                enables += (card.entry,)
-        elif name == "gain_coda" and isinstance(value, str):
-            codas += (value,)
-        elif name == "score" and isinstance(value, dict):
-            scores += (_points(value),)
-    if not scores:
-        gain = NO_SCORE
-    elif len(scores) == 1:
-        gain = scores[0]
-    else:
-        gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
-    return _new(Arc, (node, index, branch, goto, broken, enables, conditions, codas, scores,
-                      gain, spawns))
+            arc.gain = tuple(map(sum, zip(*scores)))  # type: ignore[assignment]
+    return tuple(arcs)
+
+
+_make = object.__new__
 
 
 def _points(score: Mapping[Any, Any]) -> tuple[int, int, int, int]:

@@ -4,7 +4,8 @@ change (always true, or never), with what that means for the effects it guards."
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
@@ -125,10 +126,11 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         notes=facts.notes,
     )
     storybook = graph.storybook
-    for condition, place, at in _written(graph, reached):
+    for condition, place_of in _written(graph, reached):
         verdict = judge(condition, loose)
         if verdict.value is None:
             continue
+        place, at = place_of()
         state = "always true" if verdict.value else "never true"
         then = _CONSEQUENCE.get((place, verdict.value), _CHANGES_NOTHING)
         yield diagnose(
@@ -140,9 +142,10 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
 
 def _written(
     graph: StoryGraph, reached: frozenset[Node]
-) -> Iterator[tuple[Mapping[str, Any], str, Any]]:
-    """(condition, where it rules: then | option | entrance | spawn, its location) of every
-    condition in a reached node, entrance or card, each once."""
+) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]]]]:
+    """(condition, what gives where it rules: then | option | entrance | spawn, and its
+    location) of every condition in a reached node, entrance or card, each once. The place
+    of a side's condition is read off its branch, walked again only when a finding asks."""
     seen: set[int] = set()
     # An entrance is judged when a reached branch leads to its entry (or a root names it),
     # whether or not the entry can then be entered.
@@ -152,21 +155,32 @@ def _written(
         for number, entrance in graph.entrances.items():
             if number in knocked:
                 entry = graph.storybook.entries[number]
-                yield entrance, "entrance", entry.parts + ("entrance", "when")
+                yield entrance, partial(_given, "entrance", entry.parts + ("entrance", "when"))
     for node in graph.arcs:
         if node not in reached:
             continue
         for arc in graph.arcs[node]:
             if not arc.conditions:
-                continue  # no step of the branch holds a condition (Arc.conditions)
-            for step in arc.branch.steps:
-                if step.condition is not None and id(step.condition) not in seen:
-                    seen.add(id(step.condition))
-                    yield step.condition, *_step_place(step)
+                continue  # no step of the branch holds a condition (most arcs)
+            # Arc.conditions holds the condition of each step of the branch that has one,
+            # in order: the k-th is the k-th such step's.
+            for k, (condition, _) in enumerate(arc.conditions):
+                if id(condition) not in seen:
+                    seen.add(id(condition))
+                    yield condition, partial(_step_place_of, arc, k)
     for source in graph.context.cards + graph.context.finale:
         for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
             if condition is not None and (place == "entrance" or source.spawned):
-                yield condition, place, _card_place(source.location, place)
+                yield condition, partial(_given, place, _card_place(source.location, place))
+
+
+def _given(place: str, at: Any) -> tuple[str, Any]:
+    return place, at
+
+
+def _step_place_of(arc: Arc, k: int) -> tuple[str, Parts]:
+    """Where the arc's k-th condition rules, and where it is written."""
+    return _step_place([s for s in arc.branch.steps if s.condition is not None][k])
 
 
 def _step_place(step: Step) -> tuple[str, Parts]:

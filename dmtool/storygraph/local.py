@@ -33,6 +33,8 @@ def local_findings(graph: StoryGraph) -> Iterator[Diagnostic]:
         for arc in arcs:
             if arc.goto is not None:
                 continue  # hot path: a link to an entry that exists is neither finding
+            if arc.broken is None and (arc.kind != "open" or not isinstance(node, int)):
+                continue  # a terminal, told by its kind: its branch is not walked again
             exit_ = arc.branch.exit
             if arc.broken is not None and exit_.parts not in seen:
                 seen.add(exit_.parts)
@@ -115,6 +117,9 @@ def _dead_end(storybook: Storybook, number: int, steps: tuple[Step, ...]) -> Dia
 def _visited_links(storybook: Storybook, arcs: Any, blocks: Blocks,
                    node: Any) -> Iterator[Diagnostic]:
     """Conditions of 'if' sides and choice options, each once, read off the branches."""
+    if not any(_missing_visits(storybook, condition, ())
+               for arc in arcs for condition, _ in arc.conditions):
+        return  # nothing to report: the branches, with the sides' places, are not walked
     seen: set[int] = set()
     for arc in arcs:
         if not arc.conditions:
@@ -135,22 +140,30 @@ def _condition_links(storybook: Storybook, condition: Any, parts: Parts,
                      blocks: Blocks, node: Any) -> Iterator[Diagnostic]:
     """DM301 at every `visited` of a missing entry in the condition (the hint looks in the
     blocks around `node` first; they are worked out only when a hint is wanted)."""
-    if not isinstance(condition, dict) or len(condition) != 1:
-        return
-    ((name, value),) = condition.items()
-    if name == "visited" and isinstance(value, int) and value not in storybook.entries:
+    for value, at in _missing_visits(storybook, condition, parts):
         yield diagnose(
             "DM301",
-            where(storybook, parts + ("visited",)),
+            where(storybook, at),
             f"the condition asks whether entry {value} was visited, but there is no "
             f"entry {value}; fix the number",
             hint=hint_for(storybook, value, blocks.around(node)),
         )
-    elif name in ("all", "any") and isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _condition_links(storybook, sub, parts + (name, i), blocks, node)
-    elif name == "not":
-        yield from _condition_links(storybook, value, parts + ("not",), blocks, node)
+
+
+def _missing_visits(storybook: Storybook, condition: Any, parts: Parts) -> list[tuple[int, Parts]]:
+    """(entry, where its `visited` is written) of every `visited` of a missing entry in the
+    condition, `parts` being where the condition is written."""
+    if not isinstance(condition, dict) or len(condition) != 1:
+        return []
+    ((name, value),) = condition.items()
+    if name == "visited" and isinstance(value, int) and value not in storybook.entries:
+        return [(value, parts + ("visited",))]
+    if name in ("all", "any") and isinstance(value, list):
+        return [found for i, sub in enumerate(value)
+                for found in _missing_visits(storybook, sub, parts + (name, i))]
+    if name == "not":
+        return _missing_visits(storybook, value, parts + ("not",))
+    return []
 
 
 def _ending_links(graph: StoryGraph, blocks: Blocks) -> Iterator[Diagnostic]:
@@ -189,9 +202,9 @@ def _ending_links(graph: StoryGraph, blocks: Blocks) -> Iterator[Diagnostic]:
 
 def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterator[Diagnostic]:
     storybook = graph.storybook
-    exits = [a.branch.exit for a in graph.arcs[conclusion.entry]]
-    concludes = [e for e in exits if e.kind == "conclude"]
-    if not concludes and exits and all(e.kind != "open" for e in exits):
+    arcs = graph.arcs[conclusion.entry]
+    concludes = [a for a in arcs if a.kind == "conclude"]
+    if not concludes and arcs and all(a.kind != "open" for a in arcs):
         yield diagnose(
             "DM312",
             where(storybook, storybook.entries[conclusion.entry].parts + ("entry",)),
@@ -199,8 +212,11 @@ def _conclusion_exits(graph: StoryGraph, letter: str, conclusion: Any) -> Iterat
             f"finale; end it with {{conclude: {conclusion.legacy or '<finale legacy card>'}}}",
         )
     seen: set[Parts] = set()
-    for exit_ in concludes:
-        if conclusion.legacy and exit_.value != conclusion.legacy and exit_.parts not in seen:
+    for arc in concludes:
+        if not conclusion.legacy or arc.exit_value == conclusion.legacy:
+            continue  # agreed: the branch, with the exit's place, is not walked again
+        exit_ = arc.branch.exit
+        if exit_.parts not in seen:
             seen.add(exit_.parts)
             yield diagnose(
                 "DM312",

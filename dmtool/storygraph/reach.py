@@ -63,7 +63,7 @@ def search(
                     target not in entrances or evaluate(entrances[target], facts) is not False):
                 parents[target] = (node, arc, "goto")
                 queue.append(target)
-            if enables:
+            if enables and arc.enables:
                 for target in arc.enables:
                     if (
                         target not in parents
@@ -163,18 +163,28 @@ def _tarjan(graph: StoryGraph, facts: Facts, nodes: Iterable[Node] | None) -> li
 def escaping(graph: StoryGraph, facts: Facts) -> set[Node]:
     """Nodes from which some way leads out of the graph (a terminal, an open end, a broken
     link), or that have no side that can be taken at all (reported elsewhere)."""
-    preds: dict[Node, list[Node]] = {}
+    arcs_of = open_map(graph, facts)
     found: set[Node] = set()
-    for node, arcs in open_map(graph, facts).items():
-        escapes = not arcs
-        for arc in arcs:
-            if arc.goto is None:  # Arc.escapes
-                escapes = True
-            else:
-                preds.setdefault(arc.goto, []).append(node)
-        if escapes:
+    pending: list[Node] = []
+    # Links mostly lead on to later entries: looked at from the last node back, most nodes
+    # link to one already found (every node of a clean storybook, in one pass). The others
+    # are found by following back the links among them alone.
+    for node in reversed(arcs_of):
+        arcs = arcs_of[node]
+        if not arcs:
             found.add(node)
-    queue = deque(found)
+            continue
+        for arc in arcs:
+            if arc.goto is None or arc.goto in found:  # Arc.escapes, or on to a way out
+                found.add(node)
+                break
+        else:
+            pending.append(node)
+    preds: dict[Node, list[Node]] = {}
+    for node in pending:
+        for arc in arcs_of[node]:
+            preds.setdefault(arc.goto, []).append(node)
+    queue = deque(target for target in preds if target in found)
     while queue:
         node = queue.popleft()
         for pred in preds.get(node, ()):

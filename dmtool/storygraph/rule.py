@@ -161,7 +161,7 @@ class _Memo:
         self._corpus = corpus
         everything = corpus.documents + corpus.partial
         self._keys = {d.display: d.content_key for d in everything}
-        members = sorted((d.display, str(d.kind), d in corpus.partial) for d in everything)
+        members = sorted([(d.display, str(d.kind), d in corpus.partial) for d in everything])
         self._membership = blake2b(repr(members).encode(), digest_size=16).hexdigest()
         self._untold: dict[int, bool] = {}  # shared by the wanderers' views (ContextView)
 
@@ -249,10 +249,11 @@ def _plain_values(value: Any) -> Any:
     cls = value.__class__
     # The plain data of the context first, by exact type (most of it: effects and their
     # bodies); the generic tests below are much slower and give the same values for these.
+    # (Lists built, then made tuples: a generator per container costs more.)
     if cls is dict:
-        return tuple((key, _plain_values(item)) for key, item in value.items())
+        return tuple([(key, _plain_values(item)) for key, item in value.items()])
     if cls is list or cls is tuple:
-        return tuple(_plain_values(item) for item in value)
+        return tuple([_plain_values(item) for item in value])
     if cls is str or cls is int or value is None or cls is bool or cls is float:
         return value
     from dmtool.storygraph.context import Place
@@ -260,11 +261,11 @@ def _plain_values(value: Any) -> Any:
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
     if isinstance(value, Value):  # a Source, a Location: its fields in order
-        return (cls.__name__, tuple(_plain_values(item) for item in value._values(value)))
+        return (cls.__name__, tuple([_plain_values(item) for item in value._values(value)]))
     if isinstance(value, Mapping):
-        return tuple((key, _plain_values(item)) for key, item in value.items())
+        return tuple([(key, _plain_values(item)) for key, item in value.items()])
     if isinstance(value, list | tuple):
-        return tuple(_plain_values(item) for item in value)
+        return tuple([_plain_values(item) for item in value])
     return value
 
 
@@ -307,8 +308,12 @@ def _owner(document: SourceDocument) -> str | None:
 
 
 # Kinds whose files a storybook's findings can be located in (besides the storybook): its
-# roots (DM301, DM310) and its cards and codas (DM308, DM309, DM315).
+# roots (DM301, DM310) and its cards and codas (DM308, DM309, DM315). They are also the
+# kinds the context takes from the book's own wanderer alone (context.py: _mine).
 _FINDINGS_IN = ("world-shard", "encounter-card", "finale-encounter-card", "coda")
+# The kinds whose documents ContextView reads as one wanderer's: the wanderer's own, and the
+# round trackers, whose entries must all be read for the roots to be known.
+_READ_AS_MINE = frozenset({*_FINDINGS_IN, "round-trackers"})
 
 
 def _reported(corpus: Corpus, document: SourceDocument, wanderer: str) -> bool:
@@ -329,9 +334,9 @@ def _reported(corpus: Corpus, document: SourceDocument, wanderer: str) -> bool:
 class ContextView:
     """The corpus as one wanderer's storybook context reads it.
 
-    Partial documents are included; one whose `wanderer` cannot be read (missing,
-    mistyped, or naming no wanderer) is taken as this wanderer's, since it may well be.
-    `incomplete` is set when such a document's entry number cannot be read.
+    Partial documents are included; a shard, card or coda whose `wanderer` cannot be read
+    (missing, mistyped, or naming no wanderer) is taken as this wanderer's, since it may
+    well be. `incomplete` is set when such a document's entry number cannot be read.
     """
 
     def __init__(self, corpus: Corpus, wanderer: str,
@@ -349,8 +354,13 @@ class ContextView:
     def of_kind(self, kind: str) -> list[SourceDocument]:
         found = self._kinds.get(kind)
         if found is None:
-            found = self._kinds[kind] = [self._as_mine(document, kind)
-                                         for document in self._corpus.readable(kind)]
+            readable = self._corpus.readable(kind)
+            # The context reads every document of another kind (sentience changes, the
+            # wanderers' dashboards) whoever it names: such a document is read as it is,
+            # without telling whose it is (most of the documents asked for, every book).
+            found = self._kinds[kind] = (
+                [self._as_mine(document, kind) for document in readable]
+                if kind in _READ_AS_MINE else list(readable))
         return found
 
     @property

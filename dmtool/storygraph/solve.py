@@ -31,20 +31,25 @@ def solve(graph: StoryGraph) -> Solution:
     """Reachability under the tightest facts we can prove (a descending fixpoint)."""
     graph.asked = asked(graph)
     facts = Facts(
-        codas=frozenset(c for arcs in graph.arcs.values() for a in arcs for c in a.codas)
+        codas=frozenset([c for node in graph.awarding for a in graph.arcs[node] for c in a.codas])
         | graph.context.codas_elsewhere,
         visited=frozenset(graph.entries),
     )
-    roots = graph.all_roots()
     while True:
-        reached = search(graph, roots, facts)
-        tighter = tighten(graph, facts, reached)
+        # What every root reaches is what the wanderer stage's roots reach and what each
+        # ending's finale roots do, together. Searched apart, they serve the score bounds
+        # too (tighten), and the last step's are the solution's stage and finales: no
+        # search is made twice.
+        stage = search(graph, graph.stage_roots, facts)
+        finale = {letter: search(graph, roots, facts)
+                  for letter, roots in graph.finale_roots.items()}
+        in_finales: dict[Node, object] = {}
+        for found in finale.values():
+            in_finales.update(found)
+        reached = {**stage, **in_finales}
+        tighter = tighten(graph, facts, reached, stage, in_finales)
         if tighter == facts:
             break
         facts = tighter
-    stage = frozenset(search(graph, graph.stage_roots, facts))
-    finale = {
-        letter: frozenset(search(graph, roots_, facts))
-        for letter, roots_ in graph.finale_roots.items()
-    }
-    return Solution(facts, frozenset(reached), stage, finale)
+    return Solution(facts, frozenset(reached), frozenset(stage),
+                    {letter: frozenset(found) for letter, found in finale.items()})

@@ -351,9 +351,15 @@ class Corpus(RecordsReads):
         if value == wanted:
             return True
         facts = self.facts(document)
-        if any(ref.value == value and not any(value in self.defined(k) for k in ref.kinds)
-               for ref in self._top_references(document, facts).get(key, ())):
-            return None
+        # Loops, not any() of generators: asked of every card and shard of every other
+        # wanderer, once per storybook analysed (storygraph's ContextView).
+        for ref in self._top_references(document, facts).get(key, ()):
+            if ref.value == value:
+                for kind in ref.kinds:
+                    if value in self.defined(kind):
+                        break
+                else:
+                    return None
         if facts.standing is not Standing.TRUSTED and (
                 key not in fields or any(part[:1] == (key,) for part in facts.broken)):
             return None

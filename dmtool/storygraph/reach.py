@@ -87,7 +87,10 @@ def card_open(graph: StoryGraph, entry: int, facts: Facts) -> bool:
 
 def root_open(graph: StoryGraph, root: Root, facts: Facts) -> bool:
     """Whether a root can enter play: its node can be entered and its conditions can hold."""
-    return enterable(graph, root.node, facts) and all(
+    if not enterable(graph, root.node, facts):
+        return False
+    # Most roots have no condition: no generator for them (every root, every search).
+    return not root.conditions or all(
         evaluate(condition, facts) is not False for condition, _ in root.conditions
     )
 

@@ -244,24 +244,32 @@ class _Context:
         return found, self.recording.located - {document.display}
 
 
+# The classes whose values stand for themselves in _plain_values.
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _plain_values(value: Any) -> Any:
     """The context as plain values: a place in a document stands as (path, parts)."""
     cls = value.__class__
     # The plain data of the context first, by exact type (most of it: effects and their
     # bodies); the generic tests below are much slower and give the same values for these.
-    # (Lists built, then made tuples: a generator per container costs more.)
+    # Lists are built, then made tuples (a generator per container costs more), and a
+    # scalar item is taken as it is without a call (most items are).
     if cls is dict:
-        return tuple([(key, _plain_values(item)) for key, item in value.items()])
+        return tuple([(key, item if item.__class__ in _SCALARS else _plain_values(item))
+                      for key, item in value.items()])
     if cls is list or cls is tuple:
-        return tuple([_plain_values(item) for item in value])
-    if cls is str or cls is int or value is None or cls is bool or cls is float:
+        return tuple([item if item.__class__ in _SCALARS else _plain_values(item)
+                      for item in value])
+    if cls in _SCALARS:
         return value
     from dmtool.storygraph.context import Place
 
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
     if isinstance(value, Value):  # a Source, a Location: its fields in order
-        return (cls.__name__, tuple([_plain_values(item) for item in value._values(value)]))
+        return (cls.__name__, tuple([item if item.__class__ in _SCALARS else _plain_values(item)
+                                     for item in value._values(value)]))
     if isinstance(value, Mapping):
         return tuple([(key, _plain_values(item)) for key, item in value.items()])
     if isinstance(value, list | tuple):

@@ -12,7 +12,7 @@ from dmtool.model.storybook import COLOURS, ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
 from dmtool.storygraph.conditions import PREMISE, Facts
 from dmtool.storygraph.logic import INF
-from dmtool.storygraph.reach import open_map, search
+from dmtool.storygraph.reach import open_map
 from dmtool.storygraph.scores import game_maxima, score_maxima
 
 
@@ -39,12 +39,11 @@ def asked(graph: StoryGraph) -> frozenset[str]:
 
 
 def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
-            stage: Collection[Node] | None = None,
-            finale: Collection[Node] | None = None) -> Facts:
+            stage: Collection[Node], finale: Collection[Node]) -> Facts:
     """What the branches open under `facts` and reached from the roots can award.
 
-    `stage` and `finale`, when given, are what the wanderer stage's roots and every
-    ending's finale roots reach under `facts` (solve has searched them already).
+    `stage` and `finale` are what the wanderer stage's roots and every ending's finale
+    roots reach under `facts` (solve has searched them; `reached` is the two together).
     """
     arcs_of = open_map(graph, facts)
     # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
@@ -67,14 +66,10 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
 
 def _scores(
     graph: StoryGraph, facts: Facts, arcs_of: Mapping[Node, Sequence[Arc]],
-    stage: Collection[Node] | None, finale: Collection[Node] | None,
+    stage: Collection[Node], finale: Collection[Node],
 ) -> dict[str, float]:
     """Each ending's most points in a game; unbounded when a finale branch can add more."""
-    if stage is None:
-        stage = search(graph, graph.stage_roots, facts)
     most = score_maxima(graph, facts, stage)
-    if finale is None:
-        finale = search(graph, [r for rs in graph.finale_roots.values() for r in rs], facts)
     for node in finale:
         for arc in arcs_of[node]:
             for ending, gain in zip(ENDINGS, arc.gain):

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from dmtool import __version__
 from dmtool.errors import DmtoolError
+
+if TYPE_CHECKING:
+    from dmtool.commands.check import CheckRequest
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -96,21 +101,25 @@ def _start_up_done() -> None:
 @click.option("--watch", is_flag=True,
               help="Keep running: re-check whenever a file changes and print only the diagnostics "
               "that appeared or went away. Example: dmtool check --watch content/")
+@click.option("--no-daemon", is_flag=True,
+              help="Check in this process even if a daemon runs for this folder (dmtool daemon). "
+              "Example: dmtool check --no-daemon")
 def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select: tuple[str, ...],
           ignore: tuple[str, ...], color: bool | None, output: Path | None, no_cache: bool,
-          statistics: bool, jobs: int, watch: bool) -> None:
+          statistics: bool, jobs: int, watch: bool, no_daemon: bool) -> None:
     """Validate content files against their schemas and each other.
 
     PATHS are files or folders (default: the configured paths, or content/). Cross-file
-    references are checked against the whole content/ tree that holds them.
+    references are checked against the whole content/ tree that holds them. Where a daemon
+    runs (dmtool daemon start), it gives the answer, the same report.
     """
-    from dmtool.commands.check import CheckRequest, run
+    from dmtool.commands.check import run
 
     if output is not None:
         _tidy()
-    request = CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
-                           ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
-                           statistics=statistics, jobs=jobs)
+    request = _check_request(paths=paths, fmt=fmt, strict=strict, select=select, ignore=ignore,
+                             color=color, output=output, no_cache=no_cache,
+                             statistics=statistics, jobs=jobs)
     if watch:
         from dmtool.lsp.watch import run_watch
 
@@ -121,6 +130,90 @@ def check(paths: tuple[Path, ...], fmt: str | None, strict: bool | None, select:
     code = run(request)
     _skip_final_collection()
     sys.exit(code)
+
+
+def _check_request(*, paths: tuple[Path, ...], fmt: str | None, strict: bool | None,
+                   select: tuple[str, ...], ignore: tuple[str, ...], color: bool | None,
+                   output: Path | None, no_cache: bool, statistics: bool,
+                   jobs: int) -> CheckRequest:
+    """The request of a `dmtool check` command line (here, or sent to the daemon)."""
+    from dmtool.commands.check import CheckRequest
+
+    return CheckRequest(paths=paths, fmt=fmt, strict=strict, select=_codes(select),
+                        ignore=_codes(ignore), color=color, output=output, no_cache=no_cache,
+                        statistics=statistics, jobs=jobs)
+
+
+@cli.group(epilog="Examples:\n\n  dmtool daemon start\n\n  dmtool check\n\n  dmtool daemon stop")
+def daemon() -> None:
+    """Keep this folder's content checked in memory, so that `dmtool check` here answers at once.
+
+    While the daemon runs, `dmtool check` in this folder hands it the command line and prints
+    its report, the one a check of its own would give: the daemon looks at every file's
+    stat (and reads any file whose stat changed) before each answer. `--watch`, `--output`,
+    `--no-cache` and `--no-daemon` (or DMTOOL_NO_DAEMON=1) check in the process itself.
+    """
+
+
+_IDLE_TIMEOUT = click.option(
+    "--idle-timeout", type=click.IntRange(min=1), default=3 * 3600, show_default=True,
+    metavar="SECONDS", help="Stop after this long without a request. Example: --idle-timeout 600")
+
+
+@daemon.command("start", epilog="Example: dmtool daemon start content/")
+@click.argument("paths", nargs=-1, type=_ANY_PATH)
+@_IDLE_TIMEOUT
+def daemon_start(paths: tuple[Path, ...], idle_timeout: int) -> None:
+    """Start the daemon for this folder in the background and wait until it is ready.
+
+    PATHS are what it checks first (default: the configured paths, or content/); it answers
+    any `dmtool check` in this folder afterwards.
+    """
+    from dmtool.daemon.server import start_in_background
+
+    pid = start_in_background([sys.executable, "-m", "dmtool", "daemon", "run",
+                               f"--idle-timeout={idle_timeout}"], [str(p) for p in paths],
+                              os.getcwd())
+    click.echo(f"dmtool daemon: ready in process {pid}; `dmtool check` in this folder now asks "
+               "it (dmtool daemon stop ends it)")
+
+
+@daemon.command("run", epilog="Example: dmtool daemon run --idle-timeout 600")
+@click.argument("paths", nargs=-1, type=_ANY_PATH)
+@_IDLE_TIMEOUT
+@click.option("--ready-fd", type=int, default=None, hidden=True)
+def daemon_run(paths: tuple[Path, ...], idle_timeout: int, ready_fd: int | None) -> None:
+    """Run the daemon for this folder in the foreground, until stopped or idle.
+
+    PATHS are what it checks first (default: the configured paths, or content/).
+    """
+    from dmtool.daemon.answer import ready_signal, serve_checks
+
+    serve_checks(_check_request, check, paths, idle_seconds=idle_timeout,
+                 ready=ready_signal(ready_fd))
+
+
+@daemon.command("stop", epilog="Example: dmtool daemon stop")
+def daemon_stop() -> None:
+    """Stop the daemon of this folder (nothing to do when none runs)."""
+    from dmtool.daemon.server import stop
+
+    pid = stop(os.getcwd())
+    click.echo("dmtool daemon: no daemon runs for this folder" if pid is None
+               else f"dmtool daemon: stopped process {pid}")
+
+
+@daemon.command("status", epilog="Example: dmtool daemon status")
+def daemon_status() -> None:
+    """Say whether a daemon runs for this folder (exit 0) or not (exit 1)."""
+    from dmtool.daemon.server import status
+
+    found = status(os.getcwd())
+    if found is None:
+        click.echo("dmtool daemon: no daemon runs for this folder")
+        sys.exit(EXIT_FINDINGS)
+    pid, served = found
+    click.echo(f"dmtool daemon: process {pid} answers for this folder ({served} checks so far)")
 
 
 @cli.command(epilog="Examples:\n\n  dmtool explain DM202\n\n  dmtool explain --all")

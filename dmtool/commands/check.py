@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from dmtool.values import Frozen
 
 if TYPE_CHECKING:
     from dmtool.config import Config
+    from dmtool.diagnostics import Report
 
 DEFAULT_PATHS = (Path("content"),)
 # Show a progress bar only for runs long enough to need one.
@@ -59,7 +60,34 @@ class CheckRequest(Frozen):
         _set(self, "jobs", jobs)
 
 
-def run(request: CheckRequest) -> int:
+class Surroundings(Frozen):
+    """What a run takes from where it runs, beside its flags: the check itself, the
+    environment, whether standard output is a terminal, where the report goes, and whether
+    a long run shows a progress bar. The daemon answers a `dmtool check` with its own.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+
+    __slots__ = _fields = ("check", "environ", "terminal", "write", "progress")
+    check: Callable[[CheckOptions], Report]
+    environ: Mapping[str, str]
+    terminal: bool | None  # None: ask sys.stdout
+    write: Callable[[str], object] | None  # None: sys.stdout.write
+    progress: bool
+
+    def __init__(self, *, check: Callable[[CheckOptions], Report] = run_check,
+                 environ: Mapping[str, str] = os.environ, terminal: bool | None = None,
+                 write: Callable[[str], object] | None = None, progress: bool = True) -> None:
+        _set = object.__setattr__
+        _set(self, "check", check)
+        _set(self, "environ", environ)
+        _set(self, "terminal", terminal)
+        _set(self, "write", write)
+        _set(self, "progress", progress)
+
+
+_HERE = Surroundings()
+
+
+def run(request: CheckRequest, around: Surroundings = _HERE) -> int:
     """Run the check, write the report, and return the exit code."""
     from dmtool.config import load_config
     from dmtool.reporters import render
@@ -70,10 +98,12 @@ def run(request: CheckRequest) -> int:
     )
     paths = config.paths or DEFAULT_PATHS
     fmt = request.fmt or (config.format if config.source else None) or (
-        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+        "github" if around.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )
-    to_terminal = request.output is None and sys.stdout.isatty()
-    color = to_terminal and not os.environ.get("NO_COLOR") if request.color is None else request.color
+    terminal = sys.stdout.isatty() if around.terminal is None else around.terminal
+    to_terminal = request.output is None and terminal
+    color = (to_terminal and not around.environ.get("NO_COLOR") if request.color is None
+             else request.color)
     if request.statistics and request.fmt in ("github", "sarif"):
         raise UsageError(f"--statistics prints text or json, not {request.fmt}; use "
                          "--format json for a machine-readable count")
@@ -84,10 +114,10 @@ def run(request: CheckRequest) -> int:
         from dmtool.writing import check_report_path
 
         check_report_path(request.output, content_roots=paths)  # refuse before the work
-    with _ProgressBar() as progress:
-        report = run_check(_options(config, tuple(paths), progress=progress,
-                                    cache_dir=None if request.no_cache else default_cache_directory(),
-                                    jobs=request.jobs))
+    with _ProgressBar(shown=around.progress) as progress:
+        report = around.check(_options(
+            config, tuple(paths), progress=progress, jobs=request.jobs,
+            cache_dir=None if request.no_cache else default_cache_directory()))
     if request.statistics:
         from dmtool.reporters.statistics import render_statistics
 
@@ -99,7 +129,7 @@ def run(request: CheckRequest) -> int:
 
         write_report(request.output, text, content_roots=paths)
     else:
-        sys.stdout.write(text)
+        (around.write or sys.stdout.write)(text)
     return report.exit_code(strict=config.strict)
 
 
@@ -134,11 +164,12 @@ def _exclusion(config: Config) -> str:
 class _ProgressBar:
     """A click progress bar on standard error, shown only on a terminal for long runs."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, shown: bool) -> None:
         self._bar: Any = None
+        self._shown = shown
 
     def __enter__(self) -> Callable[[int, int], None] | None:
-        return self._update if sys.stderr.isatty() else None
+        return self._update if self._shown and sys.stderr.isatty() else None
 
     def _update(self, done: int, total: int) -> None:
         if total < PROGRESS_MIN_FILES:

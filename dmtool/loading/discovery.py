@@ -20,24 +20,47 @@ from dmtool.loading.reading import stat_failure_message
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def discover(paths: Sequence[Path]) -> tuple[list[Path], list[Diagnostic]]:
+class Walked:
+    """What a discovery looked at, for a caller that wants to know when its answer could
+    change (the daemon, validation/live.py): the stat of every folder it listed, taken
+    before the listing, and whether it met a symbolic link (whose target may change while
+    every folder it was found in stays as it was)."""
+
+    __slots__ = ("folders", "links")
+
+    def __init__(self) -> None:
+        # (folder, (size, mtime, ctime, inode, device, mode)): validation/filekeys.py's Stat.
+        self.folders: list[tuple[str, tuple[int, ...]]] = []
+        self.links = False
+
+    def listing(self, directory: Path) -> None:
+        info = os.stat(directory)
+        self.folders.append((str(directory), (info.st_size, info.st_mtime_ns, info.st_ctime_ns,
+                                              info.st_ino, info.st_dev, info.st_mode)))
+
+
+def discover(paths: Sequence[Path],
+             walked: Walked | None = None) -> tuple[list[Path], list[Diagnostic]]:
     """YAML files under `paths`, sorted and deduplicated; bad paths become diagnostics.
 
     A file named explicitly is taken whatever its suffix. Files are returned as found
     (not resolved), in path order; two paths to the same file (through a link, or given
-    twice) are kept once, the first in that order.
+    twice) are kept once, the first in that order. `walked`, when given, is told what
+    the walk looked at.
     """
     found: list[Path] = []
     reals: dict[Path, str] = {}  # the real path of each file the walk found
     problems: list[Diagnostic] = []
     for root in paths:
+        if walked is not None and os.path.islink(root):
+            walked.links = True
         try:
             info = root.stat()
         except OSError as exc:
             problems.append(_unreadable(root, stat_failure_message(root, exc)))
             continue
         if stat.S_ISDIR(info.st_mode):
-            _walk(root, found, reals, problems)
+            _walk(root, found, reals, problems, walked)
         else:
             # read_document reports anything that is not a regular file.
             found.append(root)
@@ -50,14 +73,14 @@ def is_yaml_name(name: str) -> bool:
 
 
 def _walk(root: Path, found: list[Path], reals: dict[Path, str],
-          problems: list[Diagnostic]) -> None:
+          problems: list[Diagnostic], walked: Walked | None) -> None:
     # Each entry: a directory to list, its real path and the real paths of the directories
     # above it, which is how a link pointing back up (a loop) is recognised. A real path is
     # resolved (a system call per part of it) only through a link: an entry that is none
     # is its directory's real path joined with its name.
     pending: list[tuple[Path, str, frozenset[str]]] = [
         (root, os.path.realpath(root), frozenset())]
-    walked: set[str] = set()
+    walked_real: set[str] = set()
     while pending:
         directory, real, above = pending.pop()
         if real in above:
@@ -65,10 +88,12 @@ def _walk(root: Path, found: list[Path], reals: dict[Path, str],
                 f"{directory.as_posix()} is a symbolic link back into a directory that "
                 "contains it; dmtool skips it. Remove the link or point it elsewhere.")))
             continue
-        if real in walked:
+        if real in walked_real:
             continue  # reached again through another link: its files are already found
-        walked.add(real)
+        walked_real.add(real)
         try:
+            if walked is not None:
+                walked.listing(directory)
             with os.scandir(directory) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as exc:
@@ -79,6 +104,8 @@ def _walk(root: Path, found: list[Path], reals: dict[Path, str],
             if entry.name.startswith("."):
                 continue  # .git, .venv, editor back-ups: never content
             path = directory / entry.name
+            if walked is not None and _is_link(entry):
+                walked.links = True
             kind, message = _entry_kind(entry)
             if kind == "dir":
                 pending.append((path, _real(entry, real), inside))

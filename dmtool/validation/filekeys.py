@@ -66,7 +66,7 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     # stats go into one list hashed at once, and the folders are read with scandir.
     hasher = blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
-    hasher.update(repr([(path, stat_of(path)) for path in _python_files(str(package))]).encode())
+    hasher.update(repr([(path, stat_of(path)) for path in python_files(str(package))]).encode())
     for name, path in _schema_files(str(schema_dir)):
         try:
             with open(path, "rb") as handle:
@@ -76,7 +76,7 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     return hasher.hexdigest()
 
 
-def _python_files(top: str) -> list[str]:
+def python_files(top: str) -> list[str]:
     """Every .py file under `top`, sorted (plain strings: this runs on every check, and
     path objects cost more than the stat calls themselves)."""
     found: list[str] = []

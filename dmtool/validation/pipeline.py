@@ -18,7 +18,7 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.collector import collector_paused
-from dmtool.loading.discovery import content_roots
+from dmtool.loading.discovery import Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
 from dmtool.validation import parallel
 from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
@@ -48,8 +48,8 @@ _Loaded = tuple[FileResult, str | None, Any]
 # one-file hook run a few milliseconds to import); a whole corpus compiles about 24.
 _FEW_KINDS = 4
 
-__all__ = ["CheckOptions", "CheckResult", "check_and_load", "check_file", "display_path",
-           "run_check"]
+__all__ = ["CheckOptions", "CheckResult", "FilesToCheck", "attach_sources", "check_and_load",
+           "check_file", "display_path", "nothing_checked", "run_check"]
 
 
 class CheckOptions(Frozen):
@@ -141,18 +141,10 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
     session = CheckSession(schemas=schemas, max_file_size=options.max_file_size,
                            jobs=options.jobs, asked_again=False)
-    checked, problems = discover(options.paths)
-    context: list[Path] = []
-    if options.whole_corpus:
-        roots = content_roots(options.paths)
-        context = checked if roots == list(options.paths) else discover(roots)[0]
-    found = len(checked)
-    if options.excluded is not None:
-        checked = [p for p in checked if not options.excluded(p)]
-        context = [p for p in context if not options.excluded(p)]
-    names = {path: display_path(path) for path in {*checked, *context}}
-    checked_names = {names[p] for p in checked}
-    every_file = sorted(names, key=names.__getitem__)
+    files = FilesToCheck.of(options)
+    checked, problems, names, every_file = (files.checked, files.problems, files.names,
+                                            files.every_file)
+    checked_names = files.checked_names
     records: dict[Path, str] = {}
     fingerprint: list[Any] = []
     with collector_paused():  # files build many containers and no cycles (collector.py)
@@ -183,15 +175,50 @@ def check_and_load(options: CheckOptions) -> CheckResult:
                             ignores=options.ignores)
     report.files_checked = len(checked)
     if not checked and not problems:
-        report.add(_nothing_checked(options, found))
+        report.add(nothing_checked(options, files.found))
     corpus = session.corpus
     assert corpus is not None
-    _attach_sources(report, session, options.max_file_size)
+    attach_sources(report, session, options.max_file_size)
     _keep_memos(session, records, cache)
     cache.remember_run(run_key, (tuple(pack(d) for d in report.diagnostics),
                                  report.files_checked, tuple(report.sources.items())))
     cache.save()
     return CheckResult(report, corpus, session, cache, run_key, frozenset(checked_names))
+
+
+class FilesToCheck(Value):
+    """The files of one run: those asked about (`checked`, after the exclusions), the
+    content tree around them, their display names, and what could not be looked at.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+
+    _fields = ("checked", "problems", "names", "every_file", "found")
+
+    def __init__(self, checked: list[Path], problems: list[Diagnostic],
+                 names: dict[Path, str], every_file: list[Path], found: int) -> None:
+        self.checked = checked
+        self.problems = problems
+        self.names = names
+        self.every_file = every_file  # checked and context, in display order
+        self.found = found  # files under the paths before the exclusions (DM019's count)
+
+    @property
+    def checked_names(self) -> set[str]:
+        return {self.names[p] for p in self.checked}
+
+    @classmethod
+    def of(cls, options: CheckOptions, walked: Walked | None = None) -> FilesToCheck:
+        """The files of a run with `options` (`walked` is told what discovery looked at)."""
+        checked, problems = discover(options.paths, walked)
+        context: list[Path] = []
+        if options.whole_corpus:
+            roots = content_roots(options.paths)
+            context = checked if roots == list(options.paths) else discover(roots, walked)[0]
+        found = len(checked)
+        if options.excluded is not None:
+            checked = [p for p in checked if not options.excluded(p)]
+            context = [p for p in context if not options.excluded(p)]
+        names = {path: display_path(path) for path in {*checked, *context}}
+        return cls(checked, problems, names, sorted(names, key=names.__getitem__), found)
 
 
 def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet,
@@ -403,7 +430,7 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
     return f"{tree}:{state}"
 
 
-def _nothing_checked(options: CheckOptions, found: int) -> Diagnostic:
+def nothing_checked(options: CheckOptions, found: int) -> Diagnostic:
     """DM019 with its reason: an empty selection is a warning, never a silent clean pass."""
     shown = ", ".join(p.as_posix() for p in options.paths)
     if found:
@@ -444,7 +471,7 @@ def _keep_memos(session: CheckSession, records: dict[Path, str], cache: CheckCac
             cache.touch_record(key)
 
 
-def _attach_sources(report: Report, session: CheckSession, max_file_size: int | None) -> None:
+def attach_sources(report: Report, session: CheckSession, max_file_size: int | None) -> None:
     """Keep the text of every file that has a diagnostic, for the reporters' excerpts."""
     states = {state.display: state for state in session.files.values()}
     for name in {d.location.path for d in report.diagnostics} - set(report.sources):

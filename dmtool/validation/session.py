@@ -159,12 +159,18 @@ class CheckSession(Value):
     def read(self, path: Path) -> None:
         """(Re)check one file from disk."""
         name = display_path(path)
-        raw, problem = read_bytes(path, name, self._limit())
+        self.read_from(path, name, *read_bytes(path, name, self._limit()))
+
+    def read_from(self, path: Path, name: str, raw: bytes | None,
+                  problem: Diagnostic | None, content: str | None = None) -> None:
+        """(Re)check one file from what read_bytes just gave for it (its bytes, or why
+        not), and the digest of those bytes when the caller took it already."""
         if raw is None:
             assert problem is not None
             self.put(path, name, FileResult([problem], None))
             return
-        content = digest(raw)
+        if content is None:
+            content = digest(raw)
         text, problems = decode(raw, name)
         del raw
         result = check_decoded(text, problems, path, name, self.schemas, self.max_file_size,

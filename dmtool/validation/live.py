@@ -1,0 +1,189 @@
+"""LiveCheck: `dmtool check` run again and again by one long-lived process (the daemon).
+
+It keeps one CheckSession, and each run looks at the disk afresh before it reports: every
+file under the paths and the tree around them is stat'ed, and read again unless its stat
+is the very one seen when its bytes were last read, trusted on the cache's terms
+(filekeys.py: size, times, inode, device and mode, and not taken in a racy moment). A file
+whose bytes come back the same keeps its result; a changed one is checked again, and the
+session re-runs only the rules that read what changed (rules/reads.py). Readability, the
+modelines' schema files, the configuration, the schema folder and the paths asked about
+are looked at on every run, as the check cache's run key does, so a run's report is the
+report `dmtool check --no-cache` would give of the same tree at that moment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dmtool.diagnostics import Report
+from dmtool.loading.collector import collector_paused
+from dmtool.loading.discovery import Walked, content_roots
+from dmtool.loading.reading import MAX_BYTES, read_bytes
+from dmtool.validation.filekeys import Stat, digest, readable, stat_of, trustworthy
+from dmtool.validation.pipeline import (
+    CheckOptions,
+    FilesToCheck,
+    attach_sources,
+    nothing_checked,
+)
+from dmtool.validation.schemas import SchemaSet
+from dmtool.validation.session import CheckSession
+from dmtool.values import Value
+
+
+class _Seen(Value):
+    """What a file was when its bytes were last read: the stat taken just before, whether
+    that stat may stand for the bytes later, its readability and the bytes' digest."""
+
+    __slots__ = _fields = ("stat", "trusted", "can_read", "content")
+
+    def __init__(self, stat: Stat | None, trusted: bool, can_read: bool,
+                 content: str | None) -> None:
+        self.stat = stat
+        self.trusted = trusted
+        self.can_read = can_read
+        self.content = content
+
+
+class LiveCheck:
+    """One session, refreshed from disk before each run (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.session: CheckSession | None = None
+        # What the session was made for: the schema folder and the size limit.
+        self._made_for: tuple[Path, int | None] | None = None
+        self._seen: dict[Path, _Seen] = {}
+        # The last listing: its key, its files and the stamps of the folders it looked at.
+        self._listing: tuple[object, FilesToCheck, list[tuple[str, tuple[int, ...]]]] | None = None
+        # Each document's modeline target as last looked at, and whether it existed.
+        self._targets: dict[Path, tuple[str, bool]] = {}
+        # The schema folder's files as last looked at: their stats, and their bytes' digests.
+        self._schema_stats: list[tuple[str, Stat | None]] = []
+        self._schema_digests: list[tuple[str, str | None]] = []
+        self.files_read = 0  # how many reads the runs took (the tests' window on the work)
+
+    def run(self, options: CheckOptions) -> Report:
+        """The report `run_check(options)` gives of the tree as the disk holds it now."""
+        session = self._session_for(options)
+        files, listed_as_before = self._files(options)
+        with collector_paused():  # as the pipeline's load (collector.py)
+            for path in files.every_file:
+                self._refresh(session, path, files.names[path], listed_as_before)
+        for path in [p for p in session.files if p not in files.names]:
+            session.remove(path)
+            self._seen.pop(path, None)
+        self._modelines_again(session)
+        session.problems = list(files.problems)
+        report = session.report(files.checked_names, select=options.select,
+                                ignore=options.ignore, ignores=options.ignores)
+        report.files_checked = len(files.checked)
+        if not files.checked and not files.problems:
+            report.add(nothing_checked(options, files.found))
+        attach_sources(report, session, options.max_file_size)
+        return report
+
+    def _session_for(self, options: CheckOptions) -> CheckSession:
+        """The session, made anew when the schemas or the size limit are not its own."""
+        made_for = (options.schema_dir, options.max_file_size)
+        schemas_as_before = self._schemas_as_before(options.schema_dir)
+        if self.session is None or made_for != self._made_for or not schemas_as_before:
+            self.session = CheckSession(schemas=SchemaSet(options.schema_dir),
+                                        max_file_size=options.max_file_size)
+            self._made_for = made_for
+            self._seen, self._targets = {}, {}
+        return self.session
+
+    def _schemas_as_before(self, directory: Path) -> bool:
+        """Whether the schema folder holds the files, and the bytes, it held last time: a
+        schema edited, added or removed means a new session (its schemas are read when it
+        is made). The bytes are read again only when a stat changed or was racy."""
+        stats = _schema_files(directory)
+        if stats == self._schema_stats and all(s is not None and trustworthy(s) for _, s in stats):
+            return True
+        digests = _digests(directory, [name for name, _ in stats])
+        same = digests == self._schema_digests
+        self._schema_stats, self._schema_digests = stats, digests
+        return same
+
+    def _files(self, options: CheckOptions) -> tuple[FilesToCheck, bool]:
+        """The run's files, and whether every folder they were found in (and above) is as
+        it was when last listed: then the listing is the last one, and so is each file's
+        readability while its own stat is unchanged (a chmod or an ACL changes the file's
+        change time; a folder's permissions, the folder's)."""
+        key: object = (options.paths, options.whole_corpus, options.excluded_by)
+        last = self._listing
+        if last is not None and last[0] == key and all(
+                _trusted(stamp) and stat_of(folder) == stamp for folder, stamp in last[2]):
+            return last[1], True
+        walked = Walked()
+        for root in {*options.paths, *content_roots(options.paths)}:
+            for folder in Path(os.path.abspath(root)).parents:
+                walked.listing(folder)  # a folder above that turns unsearchable hides all
+        files = FilesToCheck.of(options, walked)
+        # A link's target may change with every folder as it was; so may a problem's cause.
+        self._listing = None if walked.links or files.problems else (key, files, walked.folders)
+        return files, False
+
+    def _refresh(self, session: CheckSession, path: Path, name: str,
+                 listed_as_before: bool) -> None:
+        """Check the file again if its bytes or its readability changed since last seen."""
+        found = stat_of(path)
+        state = session.files.get(path)
+        seen = self._seen.get(path) if state is not None and state.display == name else None
+        unchanged = seen is not None and seen.trusted and seen.stat == found
+        if seen is not None and unchanged and listed_as_before:
+            return
+        can_read = readable(path)
+        if seen is not None and unchanged and seen.can_read == can_read:
+            return
+        self.files_read += 1
+        raw, problem = read_bytes(path, name, session.max_file_size or MAX_BYTES)
+        content = digest(raw) if raw is not None else None
+        self._seen[path] = _Seen(found, found is not None and trustworthy(found), can_read,
+                                 content)
+        if (seen is not None and content is not None and seen.content == content
+                and seen.can_read == can_read):
+            return  # the same bytes (a save without a change, a restored file)
+        session.read_from(path, name, raw, problem, content)
+
+    def _modelines_again(self, session: CheckSession) -> None:
+        """DM018 says whether the schema file a modeline names exists: looked at again on
+        every run, once per file named, and asked again of the documents naming one whose
+        existence changed (DM016 and DM017 depend on the document alone)."""
+        exists: dict[str, bool] = {}
+        for path, state in session.files.items():
+            document = state.result.document
+            if document is None or document.modeline is None or "://" in document.modeline:
+                continue
+            target = os.path.join(os.path.dirname(document.path), document.modeline)
+            if target not in exists:
+                exists[target] = os.path.isfile(target)
+            if self._targets.get(path) != (target, exists[target]):
+                self._targets[path] = (target, exists[target])
+                state.modeline = None
+
+
+def _trusted(stamp: tuple[int, ...]) -> bool:
+    """filekeys.trustworthy, of a folder's stamp (discovery.Walked: the same fields)."""
+    return trustworthy((stamp[0], stamp[1], stamp[2], stamp[3], stamp[4], stamp[5]))
+
+
+def _schema_files(directory: Path) -> list[tuple[str, Stat | None]]:
+    """The schema folder's files, by name, with their stats."""
+    try:
+        with os.scandir(directory) as listing:
+            names = sorted(entry.name for entry in listing if entry.name.endswith(".json"))
+    except OSError:
+        return []
+    return [(name, stat_of(directory / name)) for name in names]
+
+
+def _digests(directory: Path, names: list[str]) -> list[tuple[str, str | None]]:
+    found: list[tuple[str, str | None]] = []
+    for name in names:
+        try:
+            found.append((name, digest((directory / name).read_bytes())))
+        except OSError:
+            found.append((name, None))
+    return found

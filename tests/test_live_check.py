@@ -1,0 +1,233 @@
+"""LiveCheck (validation/live.py), the daemon's check: every run gives the --no-cache answer.
+
+The daemon keeps one session and trusts a file's stat to stand for its bytes, on the
+check cache's terms. So each way a stale cache was met (issue 11) is met here again by a
+live check that saw the tree before the change: its next answer must be the answer of a
+fresh check without a cache. Stats are made trustworthy at once (the clock's racy window
+set to nothing) so that the fast path is the one taken, and each change waits out the
+file system's timestamp tick, so that it shows in the change time as it would for a user.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from dmtool.commands.rules import register_rules
+from dmtool.diagnostics import Report
+from dmtool.validation import filekeys
+from dmtool.validation.live import LiveCheck
+from dmtool.validation.pipeline import CheckOptions, run_check
+from tests.test_cache_correctness import BAD, GOOD, _deny_reading, _tree
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = ROOT / "tests" / "cases"
+
+register_rules()  # the story graph and the scenario rules, as `dmtool check` runs them
+
+Answer = list[tuple[str, str, str, int, int, str]]
+
+
+def _answer(report: Report) -> Answer:
+    return sorted((d.code, d.severity.value, d.location.path, d.location.line,
+                   d.location.column, d.message) for d in report.diagnostics)
+
+
+def _agrees(live: LiveCheck, options: CheckOptions) -> Answer:
+    """The live answer, asserted equal to a fresh uncached check's (files checked too)."""
+    fresh = run_check(options)
+    answer = live.run(options)
+    assert _answer(answer) == _answer(fresh)
+    assert answer.files_checked == fresh.files_checked
+    return _answer(answer)
+
+
+def _codes(answer: Answer) -> set[str]:
+    return {code for code, *_ in answer}
+
+
+def _tick() -> None:
+    """Past the file system's timestamp granularity (a kernel tick), as between two saves."""
+    time.sleep(0.02)
+
+
+@pytest.fixture(autouse=True)
+def _trusted_stats(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filekeys, "RACY_NS", -(1 << 62))
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return _tree(tmp_path)
+
+
+def _options(folder: Path) -> CheckOptions:
+    return CheckOptions(paths=(folder,), cache_dir=None)
+
+
+def test_a_same_size_edit_with_the_time_put_back_is_seen(tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    document = tree / "codas" / "quiet-hour.yaml"
+    before = document.stat()
+    assert "DM015" not in _codes(_agrees(live, options))
+    _tick()
+    document.write_text(BAD, encoding="utf-8")
+    os.utime(document, ns=(before.st_atime_ns, before.st_mtime_ns))  # `touch -r`
+    assert document.stat().st_size == before.st_size
+    assert "DM015" in _codes(_agrees(live, options))
+
+
+def test_a_copy_made_with_cp_p_is_seen(tree: Path, tmp_path: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    document = tree / "codas" / "quiet-hour.yaml"
+    elsewhere = tmp_path / "elsewhere.yaml"
+    elsewhere.write_text(BAD, encoding="utf-8")
+    os.utime(elsewhere, ns=(document.stat().st_atime_ns, document.stat().st_mtime_ns))
+    assert "DM015" not in _codes(_agrees(live, options))
+    _tick()
+    subprocess.run(["cp", "-p", str(elsewhere), str(document)], check=True)
+    assert "DM015" in _codes(_agrees(live, options))
+
+
+def test_a_file_made_unreadable_is_reported(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, options = LiveCheck(), _options(tree)
+    document = tree / "codas" / "quiet-hour.yaml"
+    _agrees(live, options)
+    _tick()
+    document.chmod(0)
+    if os.geteuid() == 0:
+        _deny_reading(document, monkeypatch)  # root reads anything: be a user for this file
+    try:
+        assert "DM010" in _codes(_agrees(live, options))
+    finally:
+        document.chmod(0o600)
+
+
+def test_moving_the_schemas_a_modeline_points_to_is_seen(tree: Path, tmp_path: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    assert "DM018" not in _codes(_agrees(live, options))
+    (tmp_path / "schemas").rename(tmp_path / "schemas-moved")
+    assert "DM018" in _codes(_agrees(live, options))
+    (tmp_path / "schemas-moved").rename(tmp_path / "schemas")
+    assert "DM018" not in _codes(_agrees(live, options))
+
+
+def test_a_retargeted_symbolic_link_is_seen(tree: Path, tmp_path: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    document = tree / "codas" / "quiet-hour.yaml"
+    drafts = tmp_path / "drafts"
+    drafts.mkdir()
+    (drafts / "good.yaml").write_text(GOOD.replace("../../", "../content/../"), encoding="utf-8")
+    (drafts / "bad.yaml").write_text(BAD.replace("../../", "../content/../"), encoding="utf-8")
+    document.unlink()
+    document.symlink_to(drafts / "good.yaml")
+    assert "DM015" not in _codes(_agrees(live, options))
+    _tick()
+    document.unlink()
+    document.symlink_to(drafts / "bad.yaml")
+    assert "DM015" in _codes(_agrees(live, options))
+
+
+def test_files_added_and_removed_are_seen(tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    _agrees(live, options)
+    _tick()
+    alone = _agrees(live, options)
+    _tick()
+    other = tree / "codas" / "second.yaml"
+    other.write_text(GOOD, encoding="utf-8")  # the same id twice
+    assert "DM201" in _codes(_agrees(live, options))
+    _tick()
+    other.unlink()
+    assert _agrees(live, options) == alone
+
+
+def test_a_file_in_a_new_folder_is_seen(tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    _agrees(live, options)
+    _tick()
+    (tree / "codas" / "more").mkdir()
+    (tree / "codas" / "more" / "late.yaml").write_text(BAD.replace("../../", "../../../"),
+                                                       encoding="utf-8")
+    assert "DM015" in _codes(_agrees(live, options))
+
+
+def test_an_edited_schema_makes_a_new_session(tree: Path, tmp_path: Path) -> None:
+    schemas = tmp_path / "own-schemas"
+    shutil.copytree(ROOT / "schemas", schemas)
+    live = LiveCheck()
+    options = CheckOptions(paths=(tree,), cache_dir=None, schema_dir=schemas)
+    _agrees(live, options)
+    first = live.session
+    coda = schemas / "coda.schema.json"
+    _tick()
+    coda.write_text(coda.read_text(encoding="utf-8").replace('"title"', '"titel"'),
+                    encoding="utf-8")
+    _agrees(live, options)
+    assert live.session is not first
+
+
+def test_nothing_is_read_again_when_nothing_changed_and_only_the_edited_file_after_an_edit(
+        tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    for number in range(5):
+        (tree / "codas" / f"other-{number}.yaml").write_text(
+            GOOD.replace("quiet-hour", f"other-{number}"), encoding="utf-8")
+    _agrees(live, options)
+    read = live.files_read
+    assert read == 6
+    _agrees(live, options)
+    assert live.files_read == read
+    _tick()
+    (tree / "codas" / "other-3.yaml").write_text(BAD.replace("quiet-hour", "other-3"),
+                                                 encoding="utf-8")
+    assert "DM015" in _codes(_agrees(live, options))
+    assert live.files_read == read + 1
+
+
+def test_a_racy_stat_is_never_trusted(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file changed a moment ago is read again on every run, so that an edit within the
+    # same timestamp tick (which leaves every stat field as it was) is seen, even while
+    # the folders around it are long unchanged. The racy window is made short here.
+    monkeypatch.setattr(filekeys, "RACY_NS", 300_000_000)
+    live, options = LiveCheck(), _options(tree)
+    _agrees(live, options)
+    time.sleep(0.4)  # the tree is old now: its stats are trusted
+    _agrees(live, options)
+    read = live.files_read
+    _agrees(live, options)
+    assert live.files_read == read  # nothing read again
+    (tree / "codas" / "quiet-hour.yaml").write_text(GOOD.replace("Quiet", "Still"),
+                                                    encoding="utf-8")
+    _agrees(live, options)
+    _agrees(live, options)
+    assert live.files_read == read + 2  # the racy file, on both runs
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_every_case_answers_as_a_fresh_check(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(CASES / case)
+    live = LiveCheck()
+    options = _options(Path("."))
+    _agrees(live, options)
+    _agrees(live, options)  # and again, from what it kept
+
+
+def test_the_real_content_answers_as_a_fresh_check_before_and_after_an_edit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
+    monkeypatch.chdir(tmp_path)
+    live, options = LiveCheck(), _options(Path("content"))
+    _agrees(live, options)
+    book = next(Path("content").rglob("storybook.yaml"))
+    _tick()
+    text = book.read_text(encoding="utf-8")
+    book.write_text(text.replace("go_to: ", "go_to: 9", 1), encoding="utf-8")
+    assert _agrees(live, options) != []

@@ -73,6 +73,30 @@ def _changed_storybook_live(corpus: Path, book: Path, env: dict[str, str]) -> fl
     return seconds
 
 
+def _changed_storybook_daemon(corpus: Path, book: Path, env: dict[str, str]) -> tuple[float, float]:
+    """P2b through the daemon: a fresh `dmtool check` process after one storybook changed,
+    answered by `dmtool daemon` (started for OUT before, stopped after); and the same
+    with nothing changed. Its report must be the one the command gives by itself."""
+    subprocess.run([DMTOOL, "daemon", "start", str(corpus)], cwd=OUT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    try:
+        changed, unchanged = [], []
+        for attempt in range(5):
+            edit_prose(book, 100 + attempt)
+            changed.append(_timed([DMTOOL, "check", "--no-color", str(corpus)], cwd=OUT, env=env)[0])
+            unchanged.append(_timed([DMTOOL, "check", "--no-color", str(corpus)], cwd=OUT,
+                                    env=env)[0])
+        answered, alone = (subprocess.run([DMTOOL, "check", *flag, "--format", "json", str(corpus)],
+                                          cwd=OUT, env=env, capture_output=True, text=True,
+                                          check=False).stdout for flag in ([], ["--no-daemon"]))
+        if answered != alone:
+            raise SystemExit("the daemon's report differs from the command's own")
+    finally:
+        subprocess.run([DMTOOL, "daemon", "stop"], cwd=OUT, env=env, stdout=subprocess.DEVNULL,
+                       check=False)
+    return min(changed), min(unchanged)
+
+
 def _one_changed_file(content: Path, env: dict[str, str]) -> float:
     """`dmtool check FILE` on a copy of the real content/ whose cache is warm, after an edit."""
     small = OUT / "small"
@@ -215,6 +239,11 @@ def main() -> None:
     print(f"P2b the same in a fresh `dmtool check` process: {changed:.2f} s = "
           f"{changed / cold:.2f} x cold; a fresh process with nothing changed (P2) is already "
           f"{warm / cold:.2f} x cold")
+
+    by_daemon, daemon_unchanged = _changed_storybook_daemon(corpus, storybooks[3], env)
+    print(f"P2b the same through `dmtool daemon` (a fresh `dmtool check` process answered by "
+          f"it): {by_daemon:.3f} s = {by_daemon / cold:.3f} x cold; nothing changed "
+          f"{daemon_unchanged:.3f} s = {daemon_unchanged / cold:.3f} x cold")
 
     print(_graph_versus_check(corpus, env))
 

@@ -213,7 +213,7 @@ def daemon_status() -> None:
         click.echo("dmtool daemon: no daemon runs for this folder")
         sys.exit(EXIT_FINDINGS)
     pid, served = found
-    click.echo(f"dmtool daemon: process {pid} answers for this folder ({served} checks so far)")
+    click.echo(f"dmtool daemon: process {pid} answers for this folder (checks answered: {served})")
 
 
 @cli.command(epilog="Examples:\n\n  dmtool explain DM202\n\n  dmtool explain --all")

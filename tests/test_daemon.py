@@ -167,6 +167,24 @@ def test_a_killed_daemon_leaves_checks_as_they_were_and_can_be_started_again(
     assert running.served() == 0
 
 
+def test_a_daemon_ended_by_sigterm_leaves_no_socket(running: Folder) -> None:
+    pid = int(running.run("daemon", "status").stdout.split("process ")[1].split()[0])
+    os.kill(pid, 15)
+    _wait(lambda: not running.socket().exists())
+
+
+def test_a_folder_replaced_at_the_daemon_s_path_is_not_answered_for(running: Folder) -> None:
+    # A fresh clone where the tree was: the daemon's folder is the old one, moved away.
+    moved = running.base.with_name(running.base.name + "-old")
+    running.base.rename(moved)
+    shutil.copytree(moved, running.base, symlinks=True)
+    running.document.write_text(BAD, encoding="utf-8")
+    through = running.run("check")
+    assert "DM015" in through.stdout
+    assert through.stdout == running.run("check", "--no-daemon").stdout
+    _wait(lambda: running.run("daemon", "status").returncode == 1)  # it stopped
+
+
 def test_a_socket_folder_others_may_enter_is_not_used(running: Folder) -> None:
     sockets = running.socket().parent
     asked = running.served()

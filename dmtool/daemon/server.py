@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 
@@ -37,6 +39,9 @@ def serve(answer: Answer, *, cwd: str, idle_seconds: float,
     listener = _listen(path)
     bound = os.stat(path).st_ino
     code = code_stamp()
+    if threading.current_thread() is threading.main_thread():
+        # `kill` (SIGTERM) ends it as a STOP does, leaving no socket behind.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         ready()
         listener.settimeout(idle_seconds)
@@ -162,6 +167,8 @@ def _reply(request: tuple[object, ...] | None, answer: Answer, cwd: str,
     _, _, identity, where, argv, environ, terminal = request
     if identity != protocol.identity() or where != cwd:
         return (protocol.DECLINE, "a request for another dmtool or another folder"), True
+    if not _still_there(cwd):
+        return (protocol.DECLINE, "the folder it was started in is not at its path any more"), False
     if code_stamp() != code:
         return (protocol.DECLINE, "dmtool's code changed since the daemon started"), False
     try:
@@ -173,6 +180,13 @@ def _reply(request: tuple[object, ...] | None, answer: Answer, cwd: str,
     if reply and reply[0] == protocol.ANSWER:
         _Served.count += 1
     return reply, True
+
+
+def _still_there(cwd: str) -> bool:
+    """Whether the folder at the path `cwd` is still the daemon's working folder (not
+    moved away and replaced, as a fresh clone in its place would be)."""
+    here, there = stat_of("."), stat_of(cwd)
+    return here is not None and there is not None and here[3:5] == there[3:5]
 
 
 def _well_formed(request: tuple[object, ...]) -> bool:

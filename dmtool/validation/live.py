@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 from dmtool.diagnostics import Report
+from dmtool.loading import SourceDocument
 from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, read_bytes
@@ -57,7 +58,7 @@ class LiveCheck:
         # The last listing: its key, its files and the stamps of the folders it looked at.
         self._listing: tuple[object, FilesToCheck, list[tuple[str, tuple[int, ...]]]] | None = None
         # Each document's modeline target as last looked at, and whether it existed.
-        self._targets: dict[Path, tuple[str, bool]] = {}
+        self._targets: dict[Path, tuple[SourceDocument, str, bool]] = {}
         # The schema folder's files as last looked at: their stats, and their bytes' digests.
         self._schema_stats: list[tuple[str, Stat | None]] = []
         self._schema_digests: list[tuple[str, str | None]] = []
@@ -73,6 +74,7 @@ class LiveCheck:
         for path in [p for p in session.files if p not in files.names]:
             session.remove(path)
             self._seen.pop(path, None)
+            self._targets.pop(path, None)
         self._modelines_again(session)
         session.problems = list(files.problems)
         report = session.report(files.checked_names, select=options.select,
@@ -154,13 +156,20 @@ class LiveCheck:
         exists: dict[str, bool] = {}
         for path, state in session.files.items():
             document = state.result.document
-            if document is None or document.modeline is None or "://" in document.modeline:
+            if document is None:
                 continue
-            target = os.path.join(os.path.dirname(document.path), document.modeline)
-            if target not in exists:
-                exists[target] = os.path.isfile(target)
-            if self._targets.get(path) != (target, exists[target]):
-                self._targets[path] = (target, exists[target])
+            last = self._targets.get(path)
+            if last is not None and last[0] is document:
+                target = last[1]
+            elif document.modeline is None or "://" in document.modeline:
+                continue
+            else:
+                target = os.path.join(os.path.dirname(document.path), document.modeline)
+            found = exists.get(target)
+            if found is None:
+                found = exists[target] = os.path.isfile(target)
+            if last is None or last[0] is not document or last[2] != found:
+                self._targets[path] = (document, target, found)
                 state.modeline = None
 
 

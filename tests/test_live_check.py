@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from dmtool.commands.rules import register_rules
+from dmtool.daemon.ahead import CheckAhead, _about_content
 from dmtool.diagnostics import Report
 from dmtool.validation import filekeys
 from dmtool.validation.live import LiveCheck
@@ -231,3 +234,45 @@ def test_the_real_content_answers_as_a_fresh_check_before_and_after_an_edit(
     text = book.read_text(encoding="utf-8")
     book.write_text(text.replace("go_to: ", "go_to: 9", 1), encoding="utf-8")
     assert _agrees(live, options) != []
+
+
+def test_a_save_is_checked_ahead_before_anyone_asks(tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    _agrees(live, options)
+    lock = threading.Lock()
+    ahead = CheckAhead(live, lock)
+    if not ahead.available:
+        pytest.skip("no inotify on this system: nothing is checked ahead")
+    ahead.start()
+    try:
+        read = live.files_read
+        _tick()
+        (tree / "codas" / "quiet-hour.yaml").write_text(BAD, encoding="utf-8")
+        deadline = time.monotonic() + 20
+        while live.files_read == read:  # the daemon's thread reads it, unasked
+            assert time.monotonic() < deadline, "the save was not checked ahead"
+            time.sleep(0.01)
+        with lock:
+            assert "DM015" in _codes(_agrees(live, options))  # and the answer is right
+    finally:
+        ahead.stop()
+    _wait_for_no_thread("dmtool-check-ahead")
+
+
+def _wait_for_no_thread(name: str) -> None:
+    deadline = time.monotonic() + 20
+    while any(thread.name == name for thread in threading.enumerate()):
+        assert time.monotonic() < deadline, f"the thread {name} did not end"
+        time.sleep(0.01)
+
+
+def test_only_events_about_content_start_a_check_ahead() -> None:
+    def event(name: bytes, mask: int = 0x8) -> bytes:
+        padded = name + b"\0" * (16 - len(name) % 16)
+        return struct.pack("iIII", 1, mask, 0, len(padded)) + padded
+
+    assert not _about_content(event(b"report.json") + event(b"notes.txt"))
+    assert _about_content(event(b"notes.txt") + event(b"entry.yaml"))
+    assert _about_content(event(b"Codas.YML"))
+    assert _about_content(event(b"new-folder", 0x100 | 0x40000000))
+    assert not _about_content(b"")

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import click
 
 from dmtool.commands.check import CheckRequest, Surroundings, run
 from dmtool.daemon import protocol
+from dmtool.daemon.ahead import CheckAhead
 from dmtool.daemon.server import serve
 from dmtool.errors import DmtoolError
 from dmtool.loading.collector import settle_lasting_state
@@ -41,8 +42,14 @@ def serve_checks(make_request: MakeRequest, command: click.Command, paths: tuple
     run(make_request(paths=paths, fmt=None, strict=None, select=(), ignore=(), color=False,
                      output=None, no_cache=False, statistics=False, jobs=0), quiet)
     settle_lasting_state()  # the session lives as long as the daemon: see collector.py
-    serve(partial(answer, live, make_request, command), cwd=os.getcwd(),
-          idle_seconds=idle_seconds, ready=ready)
+    lock = threading.Lock()  # one run at a time: a request's, or one checking ahead
+    CheckAhead(live, lock).start()
+
+    def answer_in_turn(*request: Any) -> tuple[Any, ...]:
+        with lock:
+            return answer(live, make_request, command, *request)
+
+    serve(answer_in_turn, cwd=os.getcwd(), idle_seconds=idle_seconds, ready=ready)
 
 
 def answer(live: LiveCheck, make_request: MakeRequest, command: click.Command,

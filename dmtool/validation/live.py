@@ -63,9 +63,14 @@ class LiveCheck:
         self._schema_stats: list[tuple[str, Stat | None]] = []
         self._schema_digests: list[tuple[str, str | None]] = []
         self.files_read = 0  # how many reads the runs took (the tests' window on the work)
+        # The last run's options, and the folders its listing looked at (the daemon watches
+        # them to check ahead, see daemon/ahead.py).
+        self.last_options: CheckOptions | None = None
+        self.folders: list[str] = []
 
     def run(self, options: CheckOptions) -> Report:
         """The report `run_check(options)` gives of the tree as the disk holds it now."""
+        self.last_options = options
         session = self._session_for(options)
         files, listed_as_before = self._files(options)
         with collector_paused():  # as the pipeline's load (collector.py)
@@ -123,6 +128,7 @@ class LiveCheck:
             for folder in Path(os.path.abspath(root)).parents:
                 walked.listing(folder)  # a folder above that turns unsearchable hides all
         files = FilesToCheck.of(options, walked)
+        self.folders = [folder for folder, _ in walked.folders]
         # A link's target may change with every folder as it was; so may a problem's cause.
         self._listing = None if walked.links or files.problems else (key, files, walked.folders)
         return files, False

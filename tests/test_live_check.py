@@ -16,6 +16,7 @@ import struct
 import subprocess
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -276,3 +277,16 @@ def test_only_events_about_content_start_a_check_ahead() -> None:
     assert _about_content(event(b"Codas.YML"))
     assert _about_content(event(b"new-folder", 0x100 | 0x40000000))
     assert not _about_content(b"")
+
+
+def test_what_a_run_replaced_is_freed_only_when_released(tree: Path) -> None:
+    live, options = LiveCheck(), _options(tree)
+    _agrees(live, options)
+    assert live.session is not None
+    old = weakref.ref(live.session.files[tree / "codas" / "quiet-hour.yaml"].result)
+    _tick()
+    (tree / "codas" / "quiet-hour.yaml").write_text(BAD, encoding="utf-8")
+    _agrees(live, options)
+    assert old() is not None  # kept: the daemon frees it after its answer is sent
+    live.release()
+    assert old() is None

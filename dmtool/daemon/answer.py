@@ -49,7 +49,16 @@ def serve_checks(make_request: MakeRequest, command: click.Command, paths: tuple
         with lock:
             return answer(live, make_request, command, *request)
 
-    serve(answer_in_turn, cwd=os.getcwd(), idle_seconds=idle_seconds, ready=ready)
+    def release_in_turn() -> None:
+        # Not while a check ahead runs: what it replaced is freed after the next answer.
+        if lock.acquire(blocking=False):
+            try:
+                live.release()
+            finally:
+                lock.release()
+
+    serve(answer_in_turn, cwd=os.getcwd(), idle_seconds=idle_seconds, ready=ready,
+          after_reply=release_in_turn)
 
 
 def answer(live: LiveCheck, make_request: MakeRequest, command: click.Command,

@@ -33,8 +33,10 @@ MAX_SOCKET_PATH = 107
 
 
 def serve(answer: Answer, *, cwd: str, idle_seconds: float,
-          ready: Callable[[], None] = lambda: None) -> None:
-    """Answer requests for the working folder `cwd` until stopped, idle or out of date."""
+          ready: Callable[[], None] = lambda: None,
+          after_reply: Callable[[], None] = lambda: None) -> None:
+    """Answer requests for the working folder `cwd` until stopped, idle or out of date;
+    `after_reply` runs once a reply is sent (work the client need not wait for)."""
     path = protocol.socket_path(cwd)
     listener = _listen(path)
     bound = os.stat(path).st_ino
@@ -51,8 +53,10 @@ def serve(answer: Answer, *, cwd: str, idle_seconds: float,
             except TimeoutError:
                 return  # idle for the whole timeout
             with connection:
-                if not _serve_one(connection, answer, cwd, code):
-                    return
+                going_on = _serve_one(connection, answer, cwd, code)
+            after_reply()
+            if not going_on:
+                return
     finally:
         listener.close()
         if (found := stat_of(path)) is not None and found[3] == bound:  # still ours

@@ -67,6 +67,9 @@ class LiveCheck:
         # them to check ahead, see daemon/ahead.py).
         self.last_options: CheckOptions | None = None
         self.folders: list[str] = []
+        # What the runs replaced (files' old states, an old session), kept until release():
+        # freeing a large book's data costs milliseconds, better spent after an answer.
+        self._replaced: list[object] = []
 
     def run(self, options: CheckOptions) -> Report:
         """The report `run_check(options)` gives of the tree as the disk holds it now."""
@@ -77,6 +80,7 @@ class LiveCheck:
             for path in files.every_file:
                 self._refresh(session, path, files.names[path], listed_as_before)
         for path in [p for p in session.files if p not in files.names]:
+            self._replaced.append(session.files[path])
             session.remove(path)
             self._seen.pop(path, None)
             self._targets.pop(path, None)
@@ -90,11 +94,16 @@ class LiveCheck:
         attach_sources(report, session, options.max_file_size)
         return report
 
+    def release(self) -> None:
+        """Free what the runs since the last release replaced."""
+        self._replaced.clear()
+
     def _session_for(self, options: CheckOptions) -> CheckSession:
         """The session, made anew when the schemas or the size limit are not its own."""
         made_for = (options.schema_dir, options.max_file_size)
         schemas_as_before = self._schemas_as_before(options.schema_dir)
         if self.session is None or made_for != self._made_for or not schemas_as_before:
+            self._replaced.append(self.session)
             self.session = CheckSession(schemas=SchemaSet(options.schema_dir),
                                         max_file_size=options.max_file_size)
             self._made_for = made_for
@@ -153,6 +162,8 @@ class LiveCheck:
         if (seen is not None and content is not None and seen.content == content
                 and seen.can_read == can_read):
             return  # the same bytes (a save without a change, a restored file)
+        if state is not None:
+            self._replaced.append(state)
         session.read_from(path, name, raw, problem, content)
 
     def _modelines_again(self, session: CheckSession) -> None:

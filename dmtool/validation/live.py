@@ -61,6 +61,7 @@ class LiveCheck:
         self._targets: dict[Path, tuple[SourceDocument, str, bool]] = {}
         # The schema folder's files as last looked at: their stats, and their bytes' digests.
         self._schema_stats: list[tuple[str, Stat | None]] = []
+        self._schema_stats_trusted = False
         self._schema_digests: list[tuple[str, str | None]] = []
         self.files_read = 0  # how many reads the runs took (the tests' window on the work)
         # The last run's options, and the folders its listing looked at (the daemon watches
@@ -115,11 +116,14 @@ class LiveCheck:
         schema edited, added or removed means a new session (its schemas are read when it
         is made). The bytes are read again only when a stat changed or was racy."""
         stats = _schema_files(directory)
-        if stats == self._schema_stats and all(s is not None and trustworthy(s) for _, s in stats):
+        if self._schema_stats_trusted and stats == self._schema_stats:
             return True
+        # Whether these stats may stand for the bytes read now: judged now, as they are taken.
+        trusted = all(s is not None and trustworthy(s) for _, s in stats)
         digests = _digests(directory, [name for name, _ in stats])
         same = digests == self._schema_digests
         self._schema_stats, self._schema_digests = stats, digests
+        self._schema_stats_trusted = trusted
         return same
 
     def _files(self, options: CheckOptions) -> tuple[FilesToCheck, bool]:
@@ -130,7 +134,7 @@ class LiveCheck:
         key: object = (options.paths, options.whole_corpus, options.excluded_by)
         last = self._listing
         if last is not None and last[0] == key and all(
-                _trusted(stamp) and stat_of(folder) == stamp for folder, stamp in last[2]):
+                stat_of(folder) == stamp for folder, stamp in last[2]):
             return last[1], True
         walked = Walked()
         for root in {*options.paths, *content_roots(options.paths)}:
@@ -139,7 +143,11 @@ class LiveCheck:
         files = FilesToCheck.of(options, walked)
         self.folders = [folder for folder, _ in walked.folders]
         # A link's target may change with every folder as it was; so may a problem's cause.
-        self._listing = None if walked.links or files.problems else (key, files, walked.folders)
+        # A folder changed a moment before it was listed may change again within the same
+        # timestamp tick: then the listing is not kept (judged now, as the stamps are new).
+        kept = not walked.links and not files.problems and all(
+            _trusted(stamp) for _, stamp in walked.folders)
+        self._listing = (key, files, walked.folders) if kept else None
         return files, False
 
     def _refresh(self, session: CheckSession, path: Path, name: str,

@@ -5,12 +5,11 @@ from __future__ import annotations
 import gc
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_support import loaded_by
 from storygraph_support import CASE_HEADER, clean_entries, content_tree, entry, write
 
 from bench.graph_bench import prepared
@@ -422,16 +421,6 @@ def test_graph_and_odds_hold_no_analysis_once_they_return(tmp_path: Path) -> Non
             and obj.graph.storybook.display.startswith(tmp_path.as_posix())] == []
 
 
-_GRAPH_PROBE = """
-import sys
-from dmtool.cli import main
-sys.argv = ["dmtool", "graph", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-print(" ".join(m for m in {modules!r} if m in sys.modules) or "-", file=sys.stderr)
-"""
 # What only JSON data, witnesses and drawings need (the DOT writer, Graphviz's runner, the
 # file writer, the fixture skeletons and the dice they describe).
 ONLY_FOR_EXTRAS = ("dmtool.storygraph.jsonout", "dmtool.storygraph.dot",
@@ -440,10 +429,8 @@ ONLY_FOR_EXTRAS = ("dmtool.storygraph.jsonout", "dmtool.storygraph.dot",
 
 
 def _loaded_by_graph(tmp_path: Path, *args: str) -> set[str]:
-    run = subprocess.run([sys.executable, "-c", _GRAPH_PROBE.format(modules=ONLY_FOR_EXTRAS),
-                          *args], capture_output=True, text=True, check=False, cwd=tmp_path,
-                         env={**os.environ, "DMTOOL_CACHE_DIR": str(tmp_path / "cache")})
-    return set(run.stderr.strip().splitlines()[-1].split()) - {"-"}
+    return loaded_by(ONLY_FOR_EXTRAS, "graph", *args, cwd=tmp_path,
+                      env={**os.environ, "DMTOOL_CACHE_DIR": str(tmp_path / "cache")})
 
 
 def test_a_plain_graph_imports_only_what_its_summaries_need(tmp_path: Path) -> None:

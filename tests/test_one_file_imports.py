@@ -10,27 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import loaded_by
 
 ROOT = Path(__file__).resolve().parents[1]
 CODA = ROOT / "content" / "wanderers" / "hollis-brandt" / "codas" / "a-boys-blueprint.yaml"
 ONLY_FOR_FINDINGS = ("dmtool.validation.key_placement", "dmtool.reporters._excerpt")
 
-_PROBE = """
-import sys
-from dmtool.cli import main
-sys.argv = ["dmtool", "check", "--no-cache", sys.argv[1]]
-try:
-    main()
-except SystemExit:
-    pass
-print(" ".join(m for m in {modules!r} if m in sys.modules) or "-", file=sys.stderr)
-"""
-
-
 def _loaded_by_a_check_of(path: Path) -> set[str]:
-    run = subprocess.run([sys.executable, "-c", _PROBE.format(modules=ONLY_FOR_FINDINGS),
-                          str(path)], capture_output=True, text=True, check=False, cwd=ROOT)
-    return set(run.stderr.strip().splitlines()[-1].split()) - {"-"}
+    return loaded_by(ONLY_FOR_FINDINGS, "check", "--no-cache", str(path), cwd=ROOT)
 
 
 def test_a_clean_file_loads_neither() -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from pathlib import Path
 
 import pytest
 import yaml
+from cli_support import loaded_by
 from storygraph_support import CASE_HEADER, clean_entries, content_tree, entry, write
 
 from bench.graph_bench import prepared
@@ -15,7 +17,7 @@ from dmtool.errors import UsageError
 from dmtool.storygraph import commands as commands_module
 from dmtool.storygraph import odds_command as odds_module
 from dmtool.storygraph import render as render_module
-from dmtool.storygraph.analysis import analyse
+from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.commands import GraphOptions, run_graph
 from dmtool.storygraph.dot import draw
 from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
@@ -405,3 +407,36 @@ def test_graph_and_odds_run_with_the_cycle_collector_resting_and_restore_it(
     run_graph(GraphOptions(paths=(book,)))
     run_odds(OddsOptions(paths=(book,)))
     assert seen == [False, False] and gc.isenabled()
+
+
+def test_graph_and_odds_hold_no_analysis_once_they_return(tmp_path: Path) -> None:
+    # An analysis holds its whole storybook and graph: kept past the command's end, a
+    # process that graphs again keeps every corpus it ever graphed, and the collector walks
+    # all of it once it is on again (a twelfth of a cold `dmtool graph` of the bench corpus).
+    book = content_tree(tmp_path, clean_entries())
+    run_graph(GraphOptions(paths=(book,), fmt="json"))
+    run_odds(OddsOptions(paths=(book,)))
+    gc.collect()
+    assert [obj for obj in gc.get_objects() if type(obj) is Analysis
+            and obj.graph.storybook.display.startswith(tmp_path.as_posix())] == []
+
+
+# What only JSON data, witnesses and drawings need (the DOT writer, Graphviz's runner, the
+# file writer, the fixture skeletons and the dice they describe).
+ONLY_FOR_EXTRAS = ("dmtool.storygraph.jsonout", "dmtool.storygraph.dot",
+                   "dmtool.storygraph.witness", "dmtool.storygraph.fixtures",
+                   "dmtool.storygraph.render", "dmtool.writing", "subprocess")
+
+
+def _loaded_by_graph(tmp_path: Path, *args: str) -> set[str]:
+    return loaded_by(ONLY_FOR_EXTRAS, "graph", *args, cwd=tmp_path,
+                      env={**os.environ, "DMTOOL_CACHE_DIR": str(tmp_path / "cache")})
+
+
+def test_a_plain_graph_imports_only_what_its_summaries_need(tmp_path: Path) -> None:
+    book = _tree(tmp_path)
+    assert _loaded_by_graph(tmp_path, str(book)) == set()
+    assert {"dmtool.storygraph.jsonout", "dmtool.storygraph.dot"} <= _loaded_by_graph(
+        tmp_path, str(book), "--format", "json")
+    drawn = _loaded_by_graph(tmp_path, str(book), "-o", str(tmp_path / "g.dot"))
+    assert drawn == set(ONLY_FOR_EXTRAS) - {"dmtool.storygraph.jsonout"}

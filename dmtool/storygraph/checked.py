@@ -17,6 +17,7 @@ from dmtool.validation.pipeline import CheckOptions, CheckResult, check_and_load
 
 if TYPE_CHECKING:
     from dmtool.storygraph.analysis import Analysis
+    from dmtool.validation.corpus import Corpus
 
 
 @dataclass
@@ -25,6 +26,8 @@ class CheckedStorybooks:
 
     result: CheckResult
     storybooks: list[str] = field(default_factory=list)
+    # The analyses the check's story graph rule made, by storybook (keeping_analyses).
+    kept: dict[SourceDocument, tuple[Corpus, Analysis]] = field(default_factory=dict)
 
     def analyses(self) -> list[Analysis]:
         """Each named storybook that passed its schema, analysed in its content tree: the
@@ -34,7 +37,7 @@ class CheckedStorybooks:
         found = []
         for document in corpus.of_kind("storybook"):
             if document.display in self.storybooks:
-                analysis = analysis_of(corpus, document)
+                analysis = analysis_of(corpus, document, self.kept)
                 if analysis is not None:
                     found.append(analysis)
         return found
@@ -46,7 +49,7 @@ def check_storybooks(paths: Sequence[Path], check: CheckOptions | None = None) -
 
     A path that holds no storybook and no problem is a usage error (exit code 2)."""
     options = check or CheckOptions(paths=tuple(paths), cache_dir=default_directory())
-    with keeping_analyses():  # the analyses the check makes are the ones shown
+    with keeping_analyses() as kept:  # the analyses the check makes are the ones shown
         result = check_and_load(options)
     storybooks = sorted(
         state.display
@@ -58,7 +61,7 @@ def check_storybooks(paths: Sequence[Path], check: CheckOptions | None = None) -
         raise UsageError(
             f"no storybook found in {shown}; give a storybook.yaml file or a folder holding one"
         )
-    return CheckedStorybooks(result, storybooks)
+    return CheckedStorybooks(result, storybooks, kept)
 
 
 def _is_storybook(document: SourceDocument | None) -> bool:

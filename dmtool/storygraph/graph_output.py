@@ -1,5 +1,9 @@
 """What `dmtool graph` makes of analysed storybooks: the summary of each, its JSON data,
-witness paths and fixture skeletons, and the drawing (with Graphviz when it can finish)."""
+witness paths and fixture skeletons, and the drawing (graph_files.py).
+
+A plain run prints the summaries alone: the JSON data, the witnesses and the drawing are
+made, and their modules imported, only when asked for (the imports alone were 3% of a
+cold `dmtool graph` of the bench corpus)."""
 
 from __future__ import annotations
 
@@ -7,25 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dmtool.errors import UsageError
-from dmtool.model.storybook import ENDINGS
-from dmtool.storygraph import render as graphviz
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.conditions import PREMISE
-from dmtool.storygraph.dot import draw
-from dmtool.storygraph.fixtures import fixture_skeleton
-from dmtool.storygraph.jsonout import graph_data
-from dmtool.storygraph.witness import render_witness, witnesses
-from dmtool.writing import AlreadyExists, check_report_path, create_file, write_report
 
 if TYPE_CHECKING:
     from dmtool.storygraph.commands import GraphOptions
-
-DRAWING_SUFFIXES = (".svg", ".png", ".dot")
-_DRAW_A_PART = (
-    "Draw a part of it instead: --ending A (one ending's finale) or --focus ENTRY --depth 2 "
-    "(the entries near one), or write the DOT text with -o NAME.dot and lay it out yourself"
-)
 
 
 @dataclass
@@ -43,31 +33,28 @@ def graph_output(analyses: list[Analysis], options: GraphOptions) -> GraphOutput
     for analysis in analyses:
         # The JSON data locates every node and edge (a second parse for positions): only
         # when it is printed.
-        json_out = options.fmt == "json"
-        record = graph_data(analysis) if json_out else {"id": analysis.graph.storybook.id}
+        if options.fmt == "json":
+            from dmtool.storygraph.jsonout import graph_data
+
+            record = graph_data(analysis)
+        else:
+            record = {"id": analysis.graph.storybook.id}
         out.data["storybooks"].append(record)
         out.texts.append(_summary(analysis))
         if options.witness:
-            found = witnesses(analysis)
-            record["witnesses"] = [render_witness(w) for w in found]
-            out.texts += [render_witness(w) for w in found] or [
-                "no witness paths: no ending can be reached"
-            ]
-            if options.witness_dir is not None:
-                for witness in found:
-                    name, text = fixture_skeleton(witness, analysis, folder=options.witness_dir)
-                    if _write_fixture(options.witness_dir / name, text, out.messages):
-                        out.written.append(options.witness_dir / name)
+            from dmtool.storygraph.graph_files import witness_output
+
+            record["witnesses"], done = witness_output(analysis, options.witness_dir)
+            out.texts += done.texts
+            out.written += done.written
+            out.messages += done.messages
     if options.output is not None and analyses:
-        try:
-            written_path, message = _draw(analyses[0], options)
-        except graphviz.RenderError as problem:
-            # The analysis is still worth reading; say how to get a picture.
-            out.not_drawn = True
-            out.messages.append(f"{problem}. {_DRAW_A_PART}")
-        else:
-            out.written.append(written_path)
-            out.messages += [message] if message else []
+        from dmtool.storygraph.graph_files import drawing_output
+
+        drawn = drawing_output(analyses[0], options)
+        out.written += drawn.written
+        out.messages += drawn.messages
+        out.not_drawn = drawn.not_drawn
     return out
 
 
@@ -88,44 +75,3 @@ def _summary(analysis: Analysis) -> str:
         )
     return "\n".join(lines)
 
-
-def _draw(analysis: Analysis, options: GraphOptions) -> tuple[Path, str | None]:
-    output = options.output
-    assert output is not None
-    suffix = output.suffix.lower()
-    if suffix not in DRAWING_SUFFIXES:
-        raise UsageError(f"cannot draw to '{output}': name the file .svg, .png or .dot")
-    if options.focus is not None and options.focus not in analysis.graph.entries:
-        raise UsageError(f"--focus {options.focus}: the storybook has no entry {options.focus}")
-    if options.ending is not None and options.ending not in analysis.graph.storybook.endings:
-        raise UsageError(f"--ending {options.ending}: choose one of {', '.join(ENDINGS)}")
-    drawing = draw(analysis, focus=options.focus, depth=options.depth, ending=options.ending)
-    dot = None if suffix == ".dot" else graphviz.find_dot()
-    if dot is not None:
-        reason = graphviz.too_large(drawing.nodes, drawing.edges)
-        if reason is not None:
-            raise graphviz.RenderError(reason)
-    if dot is None:
-        # DOT asked for, or no Graphviz: the DOT text, whatever its size.
-        written = output if suffix == ".dot" else output.with_suffix(".dot")
-        write_report(written, drawing.text)
-        if suffix == ".dot":
-            return written, None
-        return written, graphviz.INSTALL_HINT.format(
-            dot=written.as_posix(), svg=output.with_suffix(".svg").as_posix()
-        )
-    check_report_path(output)  # refuse before the renderer runs
-    write_report(output, graphviz.render(drawing.text, suffix[1:], dot))
-    return output, None
-
-
-def _write_fixture(path: Path, text: str, messages: list[str]) -> bool:
-    """A new fixture skeleton; one already there may hold the author's edits and is kept."""
-    try:
-        create_file(path, text)
-    except AlreadyExists:
-        if path.read_text(encoding="utf-8", errors="replace") == text:
-            return True
-        messages.append(f"{path.as_posix()} already exists and was left as it is")
-        return False
-    return True

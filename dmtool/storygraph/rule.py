@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import os
-import weakref
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -51,24 +50,26 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "round-trackers": ((("trackers",), list),),
 }
 MEMO = "storygraph:3:"
-# The analyses this process made, by storybook, with the corpus they were made in: `dmtool
-# graph` prints the summaries of the very analyses its check reported (not made twice).
-# Kept only inside keeping_analyses(): an analysis holds its whole storybook and graph, so
-# a plain check, which never asks again, would hold every book's at once (peak memory).
-_ANALYSED: weakref.WeakKeyDictionary[SourceDocument, tuple[weakref.ref[Corpus], Analysis]] = (
-    weakref.WeakKeyDictionary())
-_keeping: list[bool] = [False]
+# Where the analyses made inside keeping_analyses() go (the innermost), by storybook, with
+# the corpus each was made in: `dmtool graph` prints the summaries of the very analyses its
+# check reported (not made twice). Kept only there and only as long as its caller holds
+# them: an analysis holds its whole storybook and graph, so a plain check, which never asks
+# again, would hold every book's at once (peak memory), and a process that kept them for
+# good would keep every corpus it ever graphed.
+_KEEPERS: list[dict[SourceDocument, tuple[Corpus, Analysis]]] = []
 
 
 @contextmanager
-def keeping_analyses() -> Iterator[None]:
-    """Keep the analyses the rule makes meanwhile, for analysis_of."""
-    before = _keeping[0]
-    _keeping[0] = True
+def keeping_analyses() -> Iterator[dict[SourceDocument, tuple[Corpus, Analysis]]]:
+    """Keep the analyses the rule makes meanwhile in the dict given, for analysis_of."""
+    kept: dict[SourceDocument, tuple[Corpus, Analysis]] = {}
+    _KEEPERS.append(kept)
     try:
-        yield
+        yield kept
     finally:
-        _keeping[0] = before
+        _KEEPERS.pop()
+
+
 _OWNER = "wanderer-field:1"
 
 
@@ -106,7 +107,7 @@ def prepare(corpus: Corpus) -> list[tuple[int, Callable[[], object]]]:
     """The analyses `check` will make, one task per storybook, weighed by its file's size:
     run ahead (on other cores), they leave their findings in the books' memos. None while
     analyses are kept (`dmtool graph` prints them: they cannot be sent between processes)."""
-    if _keeping[0] or not corpus.of_kind("storybook"):
+    if _KEEPERS or not corpus.of_kind("storybook"):
         return []
     memo = _Memo(corpus)
     tasks: list[tuple[int, Callable[[], object]]] = []
@@ -235,8 +236,8 @@ class _Context:
 
         storybook = Storybook.from_document(document)
         analysis = analyse(storybook, self.context)
-        if _keeping[0]:
-            _ANALYSED[document] = (weakref.ref(self.corpus), analysis)
+        if _KEEPERS:
+            _KEEPERS[-1][document] = (self.corpus, analysis)
         found = analysis.diagnostics
         # An ending left out (DM258 names it) leaves its finale's entries without a root.
         if self.view.incomplete or set(storybook.endings) != set(ENDINGS):
@@ -277,17 +278,19 @@ def _plain_values(value: Any) -> Any:
     return value
 
 
-def analysis_of(corpus: Corpus, document: SourceDocument) -> Analysis | None:
-    """The storybook's analysis in this corpus, as the rule makes it: the one this process
-    made while checking the corpus, else made now (None: the book names no wanderer)."""
-    made = _ANALYSED.get(document)
-    if made is None or made[0]() is not corpus:
+def analysis_of(corpus: Corpus, document: SourceDocument,
+                kept: Mapping[SourceDocument, tuple[Corpus, Analysis]]) -> Analysis | None:
+    """The storybook's analysis in this corpus, as the rule makes it: the one kept while
+    checking the corpus (keeping_analyses), else made now (None: the book names no
+    wanderer)."""
+    made = kept.get(document)
+    if made is None or made[0] is not corpus:
         wanderer = _owner(document)
         if wanderer is None:
             return None
-        with keeping_analyses():
+        with keeping_analyses() as now:
             _Context(corpus, wanderer).analyse(document)
-        made = _ANALYSED[document]
+        made = now[document]
     return made[1]
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import add
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
@@ -145,6 +146,19 @@ def walk_values(
                         after = value[target]
                         if after is not nothing:
                             best = list(map(max, best, after))
+                    continue
+                if len(rows) == 1:
+                    # Most weighed branches weigh one effect, whose best prefix is its
+                    # weight when positive: as every value is at least 0, the general step
+                    # below then comes to max(best, weight (+ the target's value)), and
+                    # going round a cycle to best unless the weight is positive.
+                    row = rows[0]
+                    if target is None:
+                        best = list(map(max, best, row))
+                    elif target in members:
+                        best = [INF if w > 0 else b for b, w in zip(best, row)]
+                    else:
+                        best = list(map(max, best, map(add, row, value[target])))
                     continue
                 total, prefix = _arc_values(rows, size)
                 if target is None:

@@ -222,7 +222,9 @@ def draw(
         out.append("  }")
     out += root_edges
     nodes, edges = len(chosen) + len(root_edges), len(root_edges)
-    for source, target, label, style in _edges(analysis, [n for n in chosen if n in graph.arcs]):
+    # In the graph's own order, not the set's: a set of names iterates in an order that
+    # changes with every process (string hashing), and the drawing must not.
+    for source, target, label, style in _edges(analysis, [n for n in graph.arcs if n in chosen]):
         if target not in chosen:
             continue
         # Broken between words onto short lines, never cut inside a word or a condition.

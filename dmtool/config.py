@@ -17,6 +17,9 @@ from dmtool.values import Frozen, replace
 
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
+# The last parse of each configuration file read, by its bytes: a process that loads the
+# configuration on every run (the daemon) parses a file again only when it changed.
+_PARSED: dict[Path, tuple[bytes, dict[str, Any]]] = {}
 _SELECTOR = lazy(r"DM[0-9]{0,3}")
 # Far above any content file, and small enough for every size the loader computes with.
 MAX_FILE_SIZE_LIMIT = 2**40
@@ -151,14 +154,20 @@ def _read_table(path: Path) -> dict[str, Any] | None:
     import tomllib
 
     try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"Cannot read {path}: {exc.strerror or exc}.") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8.") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML ({exc}); fix the syntax there.") from None
+    known = _PARSED.get(path)
+    if known is not None and known[0] == raw:
+        data = known[1]
+    else:
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))  # what tomllib.load does with a file
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path} is not UTF-8 text; save it as UTF-8.") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path} is not valid TOML ({exc}); fix the syntax there.") from None
+        _PARSED[path] = (raw, data)
     if path.name != "pyproject.toml":
         return data
     tool = data.get("tool")

@@ -17,7 +17,6 @@ import os
 from pathlib import Path
 
 from dmtool.diagnostics import Report
-from dmtool.loading import SourceDocument
 from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, read_bytes
@@ -57,8 +56,12 @@ class LiveCheck:
         self._seen: dict[Path, _Seen] = {}
         # The last listing: its key, its files and the stamps of the folders it looked at.
         self._listing: tuple[object, FilesToCheck, list[tuple[str, tuple[int, ...]]]] | None = None
-        # Each document's modeline target as last looked at, and whether it existed.
-        self._targets: dict[Path, tuple[SourceDocument, str, bool]] = {}
+        # The schema file each document's modeline names, the documents naming each, and
+        # whether it existed when last looked at; the files read since (see _modelines_again).
+        self._target_of: dict[Path, str] = {}
+        self._by_target: dict[str, set[Path]] = {}
+        self._exists: dict[str, bool] = {}
+        self._read_now: list[Path] = []
         # The schema folder's files as last looked at: their stats, and their bytes' digests.
         self._schema_stats: list[tuple[str, Stat | None]] = []
         self._schema_stats_trusted = False
@@ -84,7 +87,7 @@ class LiveCheck:
             self._replaced.append(session.files[path])
             session.remove(path)
             self._seen.pop(path, None)
-            self._targets.pop(path, None)
+            self._forget_target(path)
         self._modelines_again(session)
         session.problems = list(files.problems)
         report = session.report(files.checked_names, select=options.select,
@@ -108,7 +111,7 @@ class LiveCheck:
             self.session = CheckSession(schemas=SchemaSet(options.schema_dir),
                                         max_file_size=options.max_file_size)
             self._made_for = made_for
-            self._seen, self._targets = {}, {}
+            self._seen, self._target_of, self._by_target, self._exists = {}, {}, {}, {}
         return self.session
 
     def _schemas_as_before(self, directory: Path) -> bool:
@@ -173,29 +176,36 @@ class LiveCheck:
         if state is not None:
             self._replaced.append(state)
         session.read_from(path, name, raw, problem, content)
+        self._read_now.append(path)
 
     def _modelines_again(self, session: CheckSession) -> None:
-        """DM018 says whether the schema file a modeline names exists: looked at again on
-        every run, once per file named, and asked again of the documents naming one whose
-        existence changed (DM016 and DM017 depend on the document alone)."""
-        exists: dict[str, bool] = {}
-        for path, state in session.files.items():
-            document = state.result.document
-            if document is None:
+        """DM018 says whether the schema file a modeline names exists: each file named is
+        looked at again on every run, and the documents naming one whose existence changed
+        are asked again (DM016 and DM017 depend on the document alone, and a document
+        read in this run is asked anyway)."""
+        for path in self._read_now:
+            self._forget_target(path)
+            state = session.files.get(path)
+            document = state.result.document if state is not None else None
+            if document is None or document.modeline is None or "://" in document.modeline:
                 continue
-            last = self._targets.get(path)
-            if last is not None and last[0] is document:
-                target = last[1]
-            elif document.modeline is None or "://" in document.modeline:
-                continue
-            else:
-                target = os.path.join(os.path.dirname(document.path), document.modeline)
-            found = exists.get(target)
-            if found is None:
-                found = exists[target] = os.path.isfile(target)
-            if last is None or last[0] is not document or last[2] != found:
-                self._targets[path] = (document, target, found)
-                state.modeline = None
+            target = os.path.join(os.path.dirname(document.path), document.modeline)
+            self._target_of[path] = target
+            self._by_target.setdefault(target, set()).add(path)
+        self._read_now.clear()
+        for target, paths in self._by_target.items():
+            found = os.path.isfile(target)
+            if self._exists.get(target) != found:
+                self._exists[target] = found
+                for path in paths:
+                    session.files[path].modeline = None
+
+    def _forget_target(self, path: Path) -> None:
+        target = self._target_of.pop(path, None)
+        if target is not None:
+            self._by_target[target].discard(path)
+            if not self._by_target[target]:
+                del self._by_target[target]
 
 
 def _trusted(stamp: tuple[int, ...]) -> bool:

@@ -1,4 +1,4 @@
-"""Suite-wide settings: the check cache and dmtool's state live in temporary folders."""
+"""Suite-wide settings: the check cache, dmtool's state and daemons live in temporary folders."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ def _private_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.setenv("DMTOOL_CACHE_DIR", str(tmp_path_factory.mktemp("dmtool-cache")))
     # Journals of temporaries (dmtool.writing) stay out of the user's own state folder.
     monkeypatch.setenv("DMTOOL_STATE_DIR", str(tmp_path_factory.getbasetemp() / "dmtool-state"))
+    # A daemon the developer runs (dmtool daemon) never answers the suite's checks, and
+    # the suite's own daemons stay out of the user's socket folder. (A short path: sockets'
+    # paths are limited to 107 bytes.)
+    monkeypatch.setenv("DMTOOL_DAEMON_DIR", str(tmp_path_factory.getbasetemp() / "daemons"))
 
 
 @pytest.fixture(scope="session")

@@ -290,3 +290,20 @@ def test_what_a_run_replaced_is_freed_only_when_released(tree: Path) -> None:
     assert old() is not None  # kept: the daemon frees it after its answer is sent
     live.release()
     assert old() is None
+
+
+def test_a_run_asked_for_something_else_is_not_the_last_report_again(tree: Path) -> None:
+    live = LiveCheck()
+    (tree / "codas" / "second.yaml").write_text(BAD.replace("quiet-hour", "second"),
+                                                encoding="utf-8")
+    whole, one = _options(tree), _options(tree / "codas" / "second.yaml")
+    selected = CheckOptions(paths=(tree,), cache_dir=None, select=frozenset({"DM015"}))
+    ignored = CheckOptions(paths=(tree,), cache_dir=None, ignore=frozenset({"DM015"}))
+    # Each differs from the one before in one thing only, so each must be answered anew.
+    answers = [_agrees(live, options)
+               for options in (whole, selected, whole, ignored, whole, one, whole)]
+    assert answers[0] == answers[2] == answers[4] == answers[6] != answers[5]
+    assert _codes(answers[1]) == {"DM015"} and "DM015" not in _codes(answers[3])
+    replayed = live.run(whole)
+    replayed.diagnostics.clear()  # a caller's own copy: the next answer is whole again
+    assert _agrees(live, whole) == answers[0]

@@ -74,6 +74,10 @@ class LiveCheck:
         # What the runs replaced (files' old states, an old session), kept until release():
         # freeing a large book's data costs milliseconds, better spent after an answer.
         self._replaced: list[object] = []
+        # The last report and what it was asked for; whether anything it depends on (a
+        # file's result, its modeline's findings, the session) changed since.
+        self._last: tuple[object, Report] | None = None
+        self._changed = True
 
     def run(self, options: CheckOptions) -> Report:
         """The report `run_check(options)` gives of the tree as the disk holds it now."""
@@ -88,7 +92,12 @@ class LiveCheck:
             session.remove(path)
             self._seen.pop(path, None)
             self._forget_target(path)
+            self._changed = True
         self._modelines_again(session)
+        asked = _asked(options, files)
+        last = self._last
+        if not self._changed and last is not None and last[0] == asked:
+            return _copy(last[1])  # nothing a report depends on changed since
         session.problems = list(files.problems)
         report = session.report(files.checked_names, select=options.select,
                                 ignore=options.ignore, ignores=options.ignores)
@@ -96,6 +105,7 @@ class LiveCheck:
         if not files.checked and not files.problems:
             report.add(nothing_checked(options, files.found))
         attach_sources(report, session, options.max_file_size)
+        self._last, self._changed = (asked, _copy(report)), False
         return report
 
     def release(self) -> None:
@@ -112,6 +122,7 @@ class LiveCheck:
                                         max_file_size=options.max_file_size)
             self._made_for = made_for
             self._seen, self._target_of, self._by_target, self._exists = {}, {}, {}, {}
+            self._changed = True
         return self.session
 
     def _schemas_as_before(self, directory: Path) -> bool:
@@ -177,6 +188,7 @@ class LiveCheck:
             self._replaced.append(state)
         session.read_from(path, name, raw, problem, content)
         self._read_now.append(path)
+        self._changed = True
 
     def _modelines_again(self, session: CheckSession) -> None:
         """DM018 says whether the schema file a modeline names exists: each file named is
@@ -197,6 +209,7 @@ class LiveCheck:
             found = os.path.isfile(target)
             if self._exists.get(target) != found:
                 self._exists[target] = found
+                self._changed = True
                 for path in paths:
                     session.files[path].modeline = None
 
@@ -206,6 +219,25 @@ class LiveCheck:
             self._by_target[target].discard(path)
             if not self._by_target[target]:
                 del self._by_target[target]
+
+
+def _asked(options: CheckOptions, files: FilesToCheck) -> object:
+    """What a report is asked for, beside the files' results: the paths and the files asked
+    about, the codes selected and ignored, the configuration's per-file ignores, the size limit, and
+    what could not be looked at (a run whose answer to all of these is the last one's,
+    over unchanged results, gets the last report)."""
+    ignores = options.ignores
+    return (options.paths, frozenset(files.checked_names), len(files.checked), files.found,
+            options.select,
+            options.ignore, options.max_file_size, options.excluded_by,
+            None if ignores is None else (ignores.entries, ignores.source),
+            [d.sort_key() for d in files.problems], [d.message for d in files.problems])
+
+
+def _copy(report: Report) -> Report:
+    """A report of its own for each caller (reporters may add to a report's sources)."""
+    return Report(list(report.diagnostics), report.files_checked, report.select,
+                  report.ignore, dict(report.sources))
 
 
 def _trusted(stamp: tuple[int, ...]) -> bool:

@@ -19,11 +19,12 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
+from typing import ClassVar, cast
 
 from dmtool.daemon import protocol
 from dmtool.daemon.client import exchange
 from dmtool.errors import UsageError
-from dmtool.validation.filekeys import python_files, stat_of
+from dmtool.validation.filekeys import Stat, python_files, stat_of, trustworthy
 
 # A check command line: its arguments, the environment it names, whether stdout is a terminal.
 Answer = Callable[[tuple[str, ...], dict[str, str], bool], tuple[object, ...]]
@@ -65,8 +66,25 @@ def serve(answer: Answer, *, cwd: str, idle_seconds: float,
 
 def code_stamp() -> object:
     """The stats of dmtool's own Python files (an upgrade or an edit changes them)."""
-    package = protocol.identity()[1]
-    return [(path, stat_of(path)) for path in python_files(package)]
+    return [(path, stat_of(path)) for path in _CodeFiles.now()]
+
+
+class _CodeFiles:
+    """dmtool's Python files, listed again only when a folder of them changed (a folder
+    changed a moment before its listing is listed again every time, as live.py does)."""
+
+    files: ClassVar[list[str] | None] = None
+    folders: ClassVar[list[tuple[str, Stat | None]]] = []
+
+    @classmethod
+    def now(cls) -> list[str]:
+        if cls.files is not None and all(stat_of(f) == s for f, s in cls.folders):
+            return cls.files
+        folders: list[tuple[str, Stat | None]] = []
+        files = python_files(protocol.identity()[1], folders)
+        kept = all(s is not None and trustworthy(s) for _, s in folders)
+        cls.files, cls.folders = (files if kept else None), folders
+        return files
 
 
 def status(cwd: str) -> tuple[object, ...] | None:
@@ -144,7 +162,8 @@ def _serve_one(connection: socket.socket, answer: Answer, cwd: str, code: object
 
 
 def _read_request(connection: socket.socket) -> bytes:
-    parts, size = [], 0
+    parts: list[bytes] = []
+    size = 0
     try:
         while size <= protocol.MAX_REQUEST:
             part = connection.recv(65536)
@@ -176,7 +195,9 @@ def _reply(request: tuple[object, ...] | None, answer: Answer, cwd: str,
     if code_stamp() != code:
         return (protocol.DECLINE, "dmtool's code changed since the daemon started"), False
     try:
-        reply = answer(argv, dict(environ), terminal)  # type: ignore[arg-type]  # _well_formed
+        # _well_formed: a tuple of strings, of pairs of strings, and a bool
+        reply = answer(cast(tuple[str, ...], argv),
+                       dict(cast(tuple[tuple[str, str], ...], environ)), cast(bool, terminal))
     except Exception:  # its own failure: logged, and the client checks by itself
         traceback.print_exc(file=sys.stderr)
         sys.stderr.flush()

@@ -76,14 +76,18 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     return hasher.hexdigest()
 
 
-def python_files(top: str) -> list[str]:
+def python_files(top: str, folders: list[tuple[str, Stat | None]] | None = None) -> list[str]:
     """Every .py file under `top`, sorted (plain strings: this runs on every check, and
-    path objects cost more than the stat calls themselves)."""
+    path objects cost more than the stat calls themselves); `folders`, when given, is
+    told the stat of each folder listed, taken before its listing."""
     found: list[str] = []
     pending = [top]
     while pending:
+        folder = pending.pop()
+        if folders is not None:
+            folders.append((folder, stat_of(folder)))
         try:
-            entries = list(os.scandir(pending.pop()))
+            entries = list(os.scandir(folder))
         except OSError:
             continue
         for entry in entries:

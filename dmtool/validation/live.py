@@ -28,22 +28,26 @@ from dmtool.validation.pipeline import (
     nothing_checked,
 )
 from dmtool.validation.schemas import SchemaSet
-from dmtool.validation.session import CheckSession
+from dmtool.validation.session import CheckSession, FileState
 from dmtool.values import Value
 
 
 class _Seen(Value):
     """What a file was when its bytes were last read: the stat taken just before, whether
-    that stat may stand for the bytes later, its readability and the bytes' digest."""
+    that stat may stand for the bytes later, its readability and the bytes' digest; the
+    session's state of it then, its display name and its path as text."""
 
-    __slots__ = _fields = ("stat", "trusted", "can_read", "content")
+    __slots__ = _fields = ("stat", "trusted", "can_read", "content", "state", "name", "where")
 
-    def __init__(self, stat: Stat | None, trusted: bool, can_read: bool,
-                 content: str | None) -> None:
+    def __init__(self, stat: Stat | None, trusted: bool, can_read: bool, content: str | None,
+                 state: FileState, name: str, where: str) -> None:
         self.stat = stat
         self.trusted = trusted
         self.can_read = can_read
         self.content = content
+        self.state = state
+        self.name = name
+        self.where = where
 
 
 class LiveCheck:
@@ -84,9 +88,17 @@ class LiveCheck:
         self.last_options = options
         session = self._session_for(options)
         files, listed_as_before = self._files(options)
+        names, seen_of, states = files.names, self._seen, session.files
         with collector_paused():  # as the pipeline's load (collector.py)
             for path in files.every_file:
-                self._refresh(session, path, files.names[path], listed_as_before)
+                # hot path (every file of every run): a file whose trusted stat is the one
+                # it had when last read, in a listing as it was, is left as it is
+                seen = seen_of.get(path)
+                if (listed_as_before and seen is not None and seen.trusted
+                        and seen.state is states.get(path) and seen.name == names[path]
+                        and stat_of(seen.where) == seen.stat):
+                    continue
+                self._refresh(session, path, names[path], listed_as_before)
         for path in [p for p in session.files if p not in files.names]:
             self._replaced.append(session.files[path])
             session.remove(path)
@@ -179,14 +191,17 @@ class LiveCheck:
         self.files_read += 1
         raw, problem = read_bytes(path, name, session.max_file_size or MAX_BYTES)
         content = digest(raw) if raw is not None else None
-        self._seen[path] = _Seen(found, found is not None and trustworthy(found), can_read,
-                                 content)
-        if (seen is not None and content is not None and seen.content == content
-                and seen.can_read == can_read):
-            return  # the same bytes (a save without a change, a restored file)
+        trusted = found is not None and trustworthy(found)
+        if (seen is not None and state is not None and content is not None
+                and seen.content == content and seen.can_read == can_read):
+            # the same bytes (a save without a change, a restored file)
+            self._seen[path] = _Seen(found, trusted, can_read, content, state, name, str(path))
+            return
         if state is not None:
             self._replaced.append(state)
         session.read_from(path, name, raw, problem, content)
+        self._seen[path] = _Seen(found, trusted, can_read, content, session.files[path], name,
+                                 str(path))
         self._read_now.append(path)
         self._changed = True
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from dmtool.diagnostics import Report
 from dmtool.loading.collector import collector_paused
@@ -29,25 +30,20 @@ from dmtool.validation.pipeline import (
 )
 from dmtool.validation.schemas import SchemaSet
 from dmtool.validation.session import CheckSession, FileState
-from dmtool.values import Value
 
 
-class _Seen(Value):
+class _Seen(NamedTuple):
     """What a file was when its bytes were last read: the stat taken just before, whether
     that stat may stand for the bytes later, its readability and the bytes' digest; the
     session's state of it then, its display name and its path as text."""
 
-    __slots__ = _fields = ("stat", "trusted", "can_read", "content", "state", "name", "where")
-
-    def __init__(self, stat: Stat | None, trusted: bool, can_read: bool, content: str | None,
-                 state: FileState, name: str, where: str) -> None:
-        self.stat = stat
-        self.trusted = trusted
-        self.can_read = can_read
-        self.content = content
-        self.state = state
-        self.name = name
-        self.where = where
+    stat: Stat | None
+    trusted: bool
+    can_read: bool
+    content: str | None
+    state: FileState
+    name: str
+    where: str
 
 
 class LiveCheck:

@@ -9,7 +9,6 @@ in its own process, as if no daemon had been there.
 
 from __future__ import annotations
 
-import _socket
 import os
 import sys
 
@@ -49,6 +48,10 @@ def answer_check(argv: list[str]) -> int | None:
 
 def exchange(path: str, request: tuple[object, ...]) -> tuple[object, ...] | None:
     """Send one request to the daemon at `path` and return its reply (None: no reply)."""
+    # Imported here: every dmtool start runs this module, and only one that finds a
+    # daemon's socket talks to it (a one-file hook run without a daemon pays nothing).
+    import _socket
+
     connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         connection.settimeout(CONNECT_SECONDS)

@@ -126,7 +126,7 @@ def _listen(path: str) -> socket.socket:
         raise UsageError(f"the daemon's socket path is too long for the system ({path}); set "
                          f"{protocol.FOLDER_ENV} to a shorter folder")
     if os.path.exists(path):
-        if _ask_path(path) is not None:
+        if exchange(path, (protocol.PROTOCOL, protocol.STATUS)) is not None:
             raise UsageError("a daemon already answers for this folder; stop it first "
                              "(dmtool daemon stop)")
         os.unlink(path)  # left by a daemon that was killed
@@ -141,10 +141,6 @@ def _listen(path: str) -> socket.socket:
         os.umask(mask)
     listener.listen(16)
     return listener
-
-
-def _ask_path(path: str) -> tuple[object, ...] | None:
-    return exchange(path, (protocol.PROTOCOL, protocol.STATUS))
 
 
 class _Served:

@@ -41,8 +41,9 @@ def stat_of(path: Path | str) -> Stat | None:
             info.st_mode)
 
 
-def trustworthy(found: Stat) -> bool:
-    """Whether this stat may stand for the content later: not taken in a racy moment."""
+def trustworthy(found: tuple[int, ...]) -> bool:
+    """Whether this stat may stand for the content later: not taken in a racy moment (any
+    stat of Stat's fields: a folder's stamp of discovery.Walked too)."""
     return time.time_ns() - max(found[1], found[2]) > RACY_NS
 
 
@@ -67,7 +68,7 @@ def code_salt(package: Path, schema_dir: Path, version: str, cache_format: int) 
     hasher = blake2b(f"{cache_format}:{version}:{schema_dir.resolve()}".encode(),
                              digest_size=12)
     hasher.update(repr([(path, stat_of(path)) for path in python_files(str(package))]).encode())
-    for name, path in _schema_files(str(schema_dir)):
+    for name, path in schema_files(str(schema_dir)):
         try:
             with open(path, "rb") as handle:
                 hasher.update(f"{name}:".encode() + handle.read())
@@ -100,7 +101,7 @@ def python_files(top: str, folders: list[tuple[str, Stat | None]] | None = None)
     return found
 
 
-def _schema_files(directory: str) -> list[tuple[str, str]]:
+def schema_files(directory: str) -> list[tuple[str, str]]:
     """(name, path) of each *.json file in the schema folder, sorted by name."""
     try:
         entries = list(os.scandir(directory))

@@ -21,7 +21,14 @@ from dmtool.diagnostics import Report
 from dmtool.loading.collector import collector_paused
 from dmtool.loading.discovery import Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, read_bytes
-from dmtool.validation.filekeys import Stat, digest, readable, stat_of, trustworthy
+from dmtool.validation.filekeys import (
+    Stat,
+    digest,
+    readable,
+    schema_files,
+    stat_of,
+    trustworthy,
+)
 from dmtool.validation.pipeline import (
     CheckOptions,
     FilesToCheck,
@@ -94,7 +101,7 @@ class LiveCheck:
                         and seen.state is states.get(path) and seen.name == names[path]
                         and stat_of(seen.where) == seen.stat):
                     continue
-                self._refresh(session, path, names[path], listed_as_before)
+                self._refresh(session, path, names[path])
         for path in [p for p in session.files if p not in files.names]:
             self._replaced.append(session.files[path])
             session.remove(path)
@@ -137,12 +144,13 @@ class LiveCheck:
         """Whether the schema folder holds the files, and the bytes, it held last time: a
         schema edited, added or removed means a new session (its schemas are read when it
         is made). The bytes are read again only when a stat changed or was racy."""
-        stats = _schema_files(directory)
+        files = schema_files(str(directory))  # the files the cache's code salt reads
+        stats = [(name, stat_of(path)) for name, path in files]
         if self._schema_stats_trusted and stats == self._schema_stats:
             return True
         # Whether these stats may stand for the bytes read now: judged now, as they are taken.
         trusted = all(s is not None and trustworthy(s) for _, s in stats)
-        digests = _digests(directory, [name for name, _ in stats])
+        digests = _digests(files)
         same = digests == self._schema_digests
         self._schema_stats, self._schema_digests = stats, digests
         self._schema_stats_trusted = trusted
@@ -168,22 +176,22 @@ class LiveCheck:
         # A folder changed a moment before it was listed may change again within the same
         # timestamp tick: then the listing is not kept (judged now, as the stamps are new).
         kept = not walked.links and not files.problems and all(
-            _trusted(stamp) for _, stamp in walked.folders)
+            trustworthy(stamp) for _, stamp in walked.folders)
         self._listing = (key, files, walked.folders) if kept else None
         return files, False
 
-    def _refresh(self, session: CheckSession, path: Path, name: str,
-                 listed_as_before: bool) -> None:
-        """Check the file again if its bytes or its readability changed since last seen."""
+    def _refresh(self, session: CheckSession, path: Path, name: str) -> None:
+        """Check the file again if its bytes or its readability changed since last seen
+        (the run's loop has left every file whose trusted stat and listing are as before)."""
         found = stat_of(path)
         state = session.files.get(path)
-        seen = self._seen.get(path) if state is not None and state.display == name else None
-        unchanged = seen is not None and seen.trusted and seen.stat == found
-        if seen is not None and unchanged and listed_as_before:
-            return
+        seen = self._seen.get(path)
+        if seen is not None and (seen.state is not state or seen.name != name):
+            seen = None
         can_read = readable(path)
-        if seen is not None and unchanged and seen.can_read == can_read:
-            return
+        if (seen is not None and seen.trusted and seen.stat == found
+                and seen.can_read == can_read):
+            return  # only its folders changed, not its bytes nor its readability
         self.files_read += 1
         raw, problem = read_bytes(path, name, session.max_file_size or MAX_BYTES)
         content = digest(raw) if raw is not None else None
@@ -234,13 +242,12 @@ class LiveCheck:
 
 def _asked(options: CheckOptions, files: FilesToCheck) -> object:
     """What a report is asked for, beside the files' results: the paths and the files asked
-    about, the codes selected and ignored, the configuration's per-file ignores, the size limit, and
-    what could not be looked at (a run whose answer to all of these is the last one's,
+    about, the codes selected and ignored, the configuration's per-file ignores, the size
+    limit, and what could not be looked at (a run whose answer to all of these is the last one's,
     over unchanged results, gets the last report)."""
     ignores = options.ignores
     return (options.paths, frozenset(files.checked_names), len(files.checked), files.found,
-            options.select,
-            options.ignore, options.max_file_size, options.excluded_by,
+            options.select, options.ignore, options.max_file_size, options.excluded_by,
             None if ignores is None else (ignores.entries, ignores.source),
             [d.sort_key() for d in files.problems], [d.message for d in files.problems])
 
@@ -251,26 +258,13 @@ def _copy(report: Report) -> Report:
                   report.ignore, dict(report.sources))
 
 
-def _trusted(stamp: tuple[int, ...]) -> bool:
-    """filekeys.trustworthy, of a folder's stamp (discovery.Walked: the same fields)."""
-    return trustworthy((stamp[0], stamp[1], stamp[2], stamp[3], stamp[4], stamp[5]))
-
-
-def _schema_files(directory: Path) -> list[tuple[str, Stat | None]]:
-    """The schema folder's files, by name, with their stats."""
-    try:
-        with os.scandir(directory) as listing:
-            names = sorted(entry.name for entry in listing if entry.name.endswith(".json"))
-    except OSError:
-        return []
-    return [(name, stat_of(directory / name)) for name in names]
-
-
-def _digests(directory: Path, names: list[str]) -> list[tuple[str, str | None]]:
+def _digests(files: list[tuple[str, str]]) -> list[tuple[str, str | None]]:
+    """Each (name, path)'s bytes' digest, None when it cannot be read."""
     found: list[tuple[str, str | None]] = []
-    for name in names:
+    for name, path in files:
         try:
-            found.append((name, digest((directory / name).read_bytes())))
+            with open(path, "rb") as handle:
+                found.append((name, digest(handle.read())))
         except OSError:
             found.append((name, None))
     return found

@@ -121,9 +121,9 @@ def test_a_text_given_again_is_not_checked_again_and_answers_as_fresh(
     checked: list[str] = []
     original = session_module.check_text
 
-    def counting(text, path, name, schemas):  # type: ignore[no-untyped-def]
+    def counting(text, path, name, schemas, **how):  # type: ignore[no-untyped-def]
         checked.append(name)
-        return original(text, path, name, schemas)
+        return original(text, path, name, schemas, **how)
 
     monkeypatch.setattr(session_module, "check_text", counting)
     loaded.update(book, broken)

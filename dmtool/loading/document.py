@@ -19,6 +19,7 @@ from dmtool.loading.builder import BuildResult, NeedsPositions, build
 from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
+from dmtool.loading.splice import spliced_data
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 from dmtool.values import Value
 
@@ -67,6 +68,9 @@ class SourceDocument:
         self.memos_changed = False
         # Read with the pure Python parser (libyaml refused it): positions come from it too.
         self.pure_parser = False
+        # The data is the fast path's reading of the whole text (fast.py), as it was built:
+        # an edit of the text may then be loaded by parsing the edited part (splice.py).
+        self.fast_path = False
         # A hash of the file's bytes, when known: memos of other documents that depend on
         # this one name it in their keys.
         self.content_key = content_key
@@ -235,15 +239,24 @@ def read_document(
     return load_text(text, path=path, display=shown)
 
 
-def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -> LoadResult:
-    """Load already-decoded YAML text as one content document."""
+def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
+              previous: SourceDocument | None = None) -> LoadResult:
+    """Load already-decoded YAML text as one content document.
+
+    `previous`: the document the same file gave before (a long-lived session's); when the
+    fast path built it, only the part of the text that changed may be parsed."""
     odd_break = _first_odd_break(text)
     if odd_break >= 0:
         return LoadResult(None, [_odd_break(text, odd_break, display)])
-    fast, data = fast_data(text)
+    data = _edited_data(previous, text) if previous is not None else None
+    fast = data is not None
+    if not fast:
+        fast, data = fast_data(text)
     if fast:
-        return LoadResult(SourceDocument(path or Path(display), display, text, data,
-                                         _find_modeline(text)[0]), [])
+        document = SourceDocument(path or Path(display), display, text, data,
+                                  _find_modeline(text)[0])
+        document.fast_path = True
+        return LoadResult(document, [])
     parsed = _parser_text(text)
     result, pure = _build(parsed, display)
     problems = result.diagnostics
@@ -262,6 +275,13 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>") -
     if result.positions is not None:
         document._positions, document._indexed = result.positions, True
     return LoadResult(document, [])
+
+
+def _edited_data(previous: SourceDocument, text: str) -> Any:
+    """The data of `text` from the fast path's data of the text before it, or None."""
+    if not previous.fast_path or previous._text is None or not previous.data_loaded:
+        return None  # only what is in memory: reading it back would cost what it saves
+    return spliced_data(previous._text, previous.data, text)
 
 
 def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:

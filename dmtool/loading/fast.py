@@ -60,7 +60,20 @@ def fast_data(text: str) -> tuple[bool, Any]:
     return _plain(data)
 
 
-def _plain(data: Any) -> tuple[bool, Any]:
+def parsed_part(part: str, *, depth: int) -> Any:
+    """What yaml-rs reads `part` as, walked as fast_data walks a whole text's data, with
+    its top node `depth` levels down in the whole (1: the top); None when yaml-rs refuses
+    it or the walk would (splice.py parses the edited entries of a book this way)."""
+    try:
+        data = yaml_rs.loads(part, parse_datetime=False)
+    except Exception:
+        return None
+    if data.__class__ not in (dict, list):
+        return None
+    return _plain(data, depth)[1]
+
+
+def _plain(data: Any, top: int = 1) -> tuple[bool, Any]:
     """Check the data as the libyaml path would build it, turning integer keys into text.
 
     Level by level (the depth is the number of levels), with C-level iteration only
@@ -74,10 +87,10 @@ def _plain(data: Any) -> tuple[bool, Any]:
     as a set, and only a class that needs a closer look (a float, an int) gets one, and
     the containers become the next level. Text, the bulk of the data, is never
     inspected. A container or number MAX_DEPTH levels down refuses the data, as the
-    libyaml path refuses it.
+    libyaml path refuses it (`top`: the level `data` itself is at).
     """
     containers: list[Any] = [data]
-    for depth in range(1, MAX_DEPTH + 1):
+    for depth in range(top, MAX_DEPTH + 1):
         children = get_referents(*containers)
         if len(children) != sum(map(len, containers)):
             # A mapping's keys are among its referents: some key is not text.

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from dmtool.loading.strict import needs_strict_pass
+from dmtool.loading.strict import needs_strict_pass, spaced_blank_after_header
 from dmtool.patterns import lazy
 
 # &anchor, *alias, !tag count after a blank, a flow indicator or the start of the text.
@@ -86,6 +86,22 @@ def needs_libyaml(text: str) -> bool:
     if _property(text) or _odd_block_indicator(text):
         return True
     return _flow_lines(skeleton) or needs_strict_pass(text)
+
+
+def part_needs_libyaml(window: str) -> bool:
+    """needs_libyaml for some whole lines of a text whose rest passed it (as it was before
+    an edit of those lines), taken with the line break before them: true whenever the
+    whole text would fail it.
+
+    Each search looks at a character or two on either side of what it finds, within a
+    line or from the line break before it, so what it finds in the edited text is in
+    those lines or was in the text before. Two searches judge the whole text rather than
+    a spot: an explicit key's ':' is looked for only once some ':' starts a line, which
+    that key's ':' itself does; and a line of spaces after a block scalar's header counts
+    only where a line of spaces is found, which that match holds. The rest of the text
+    had neither, so here the latter is asked of the lines alone.
+    """
+    return needs_libyaml(window) or spaced_blank_after_header(window)
 
 
 def _skeleton(text: str) -> bytes:

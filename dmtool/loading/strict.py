@@ -42,9 +42,15 @@ def needs_strict_pass(text: str) -> bool:
     """True when the text might break a rule that only the strict pass checks."""
     return (
         _glued_comment(text)
-        or (_space_only_line(text) and _SPACED_BLANK_AFTER_HEADER.search(text) is not None)
+        or (_space_only_line(text) and spaced_blank_after_header(text))
         or _question_in_flow(text)
     )
+
+
+def spaced_blank_after_header(text: str) -> bool:
+    """Whether a block scalar's header line is followed by a line of only spaces (half of
+    what needs_strict_pass asks of a whole text about such lines)."""
+    return _SPACED_BLANK_AFTER_HEADER.search(text) is not None
 
 
 def _space_only_line(text: str) -> bool:

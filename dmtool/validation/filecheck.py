@@ -90,7 +90,7 @@ def check_file(
 
 def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name: str,
                   schemas: SchemaSet, max_file_size: int | None, *,
-                  keep_text: bool = False) -> FileResult:
+                  keep_text: bool = False, previous: SourceDocument | None = None) -> FileResult:
     """check_file's content part for a file already read and decoded (`decode`'s result).
 
     The document keeps no text: it is read again from the file if a diagnostic needs it
@@ -101,7 +101,7 @@ def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name
     """
     if text is None:
         return FileResult(problems, None)
-    result = check_text(text, path, name, schemas)
+    result = check_text(text, path, name, schemas, previous=previous)
     if result.document is not None and not keep_text:
         if result.loaded and not has_errors(result.diagnostics):
             _take_from_text(result.document)
@@ -122,9 +122,11 @@ def _take_from_text(document: SourceDocument) -> None:
         remember(document)
 
 
-def check_text(text: str, path: Path, name: str, schemas: SchemaSet) -> FileResult:
-    """check_file's content part for a text (an editor's unsaved buffer, or decoded bytes)."""
-    loaded = load_text(text, path=path, display=name)
+def check_text(text: str, path: Path, name: str, schemas: SchemaSet, *,
+               previous: SourceDocument | None = None) -> FileResult:
+    """check_file's content part for a text (an editor's unsaved buffer, or decoded bytes);
+    `previous`: the document the file gave before, if any (see load_text)."""
+    loaded = load_text(text, path=path, display=name, previous=previous)
     if loaded.document is None:
         return FileResult(list(loaded.diagnostics),
                           _recovered(text, path, name, loaded.diagnostics, schemas))

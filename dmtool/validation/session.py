@@ -174,7 +174,7 @@ class CheckSession(Value):
         text, problems = decode(raw, name)
         del raw
         result = check_decoded(text, problems, path, name, self.schemas, self.max_file_size,
-                               keep_text=True)
+                               keep_text=True, previous=self._document_of(path))
         if result.document is not None:
             result.document.content_key = content
         self.put(path, name, result)
@@ -193,7 +193,7 @@ class CheckSession(Value):
             return  # the same text again: nothing changed
         result = self._recent.pop((path, text_key), None)
         if result is None:
-            result = check_text(text, path, name, self.schemas)
+            result = check_text(text, path, name, self.schemas, previous=self._document_of(path))
             if result.document is not None:
                 result.document.content_key = text_key[1]
         if current is not None and path in self.files and current[2] <= RECENT_TEXT_LIMIT:
@@ -215,6 +215,11 @@ class CheckSession(Value):
         self._buffers.pop(path, None)
         self.files[path] = FileState(path, name, result, modeline)
         self.corpus = None
+
+    def _document_of(self, path: Path) -> SourceDocument | None:
+        """The document `path` gave last (its edit may be loaded from it: see load_text)."""
+        state = self.files.get(path)
+        return state.result.document if state is not None else None
 
     def _limit(self) -> int:
         return self.max_file_size or MAX_BYTES

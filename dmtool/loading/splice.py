@@ -1,0 +1,161 @@
+"""An edited storybook's data from its last text and data: only the changed entries parsed.
+
+A long-lived session (the daemon, watch mode, the language server) sees a book again
+after one edit. Most of what loading the new text costs is parsing the unchanged
+entries again: `spliced_data` finds the entries the edit touched, parses those alone
+with yaml-rs and puts them in place of the old ones, and gives the data fast.py would
+give for the whole text, or None (the caller then loads the whole text as usual).
+
+It works only on the layout dmtool writes, and only where it can tell the answer is the
+same (tests/test_loading_splice.py compares it with the whole parse over edits of every
+storybook in content/ and tests/cases/, and generated ones):
+- the old text took the fast path itself, and its data is the parse of it;
+- its entries are a block sequence at two spaces under a top-level `entries:` line, and
+  each of its lines that starts with `  -` starts an entry (they are as many as the
+  entries, and each is `  - `); so each such line is an entry's first line;
+- the edit lies within the entries, and the lines from the first touched entry's first
+  line to the next entry's first line (or the end of the entries) are the part parsed;
+- that part is whole entries as well: only entry lines, lines indented further, blank
+  lines and comments, its own `  -` lines as many as the entries it parses into. So it
+  cannot end the sequence, nor reach into the text after it (an open quote or
+  bracket fails its own parse; a block scalar ends at the next entry's line);
+- the screen fast.py applies to the whole text passes on the part, taken with the line
+  break before it (a part of a text passes only what the whole text would);
+- the old text's part parses into exactly the old entries it replaces (a check that the
+  part was found where it is).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dmtool.loading.fast import ENABLED, LARGEST, parsed_part
+from dmtool.loading.screen import part_needs_libyaml
+from dmtool.patterns import lazy
+
+_ENTRIES_LINE = "\nentries:\n"
+_ITEM = "\n  - "
+_ITEM_DASH = "\n  -"
+# After `entries:`, the first line at the margin that is not a comment or blank ends the
+# sequence (the next top-level key).
+_BLOCK_END = lazy(r"\n(?=[^ \n#])")
+# A line a part may not hold: not an entry's first line, not indented further, not blank
+# and not a comment.
+_OUTSIDE_AN_ENTRY = lazy(r"\n(?!  - |   | *+(?:#|\n|\Z))")
+# Texts are compared this many characters at a time to find where they first differ.
+_STRIDE = 4096
+
+
+def spliced_data(old_text: str, old_data: Any, text: str) -> Any | None:
+    """The data of `text`, an edit of `old_text` whose fast-path data is `old_data`, with
+    only the touched entries parsed; None where that cannot be told safe (see above)."""
+    if not ENABLED or len(text) > LARGEST or old_data.__class__ is not dict:
+        return None
+    entries = old_data.get("entries")
+    if entries.__class__ is not list or not entries:
+        return None
+    start = _common_prefix(old_text, text)
+    if start == len(old_text) == len(text):
+        return None  # nothing changed: the caller keeps what it has
+    shift = len(text) - len(old_text)
+    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - start)
+    block = _entries_block(old_text, len(entries))
+    if block is None:
+        return None
+    block_start, old_end = block
+    new_end = old_end + shift
+    changed_end = len(text) - suffix  # the first index of the common suffix in `text`
+    if changed_end > new_end:
+        return None  # the edit reaches past the entries (the part's lines are checked below)
+    first = text.rfind(_ITEM, block_start - 1, start) + 1
+    if first == 0:
+        return None  # the edit is before the first entry's line
+    following = text.find(_ITEM, changed_end, new_end)
+    end = following + 1 if following >= 0 else new_end
+    old_part, part = old_text[first:end - shift], text[first:end]
+    index = old_text.count(_ITEM, block_start - 1, first)
+    replaced = _entries_of(old_part)
+    added = _entries_of(part)
+    if replaced is None or added is None:
+        return None
+    if entries[index:index + len(replaced)] != replaced:
+        return None
+    spliced = dict(old_data)
+    spliced["entries"] = [*entries[:index], *added, *entries[index + len(replaced):]]
+    return spliced
+
+
+def _entries_block(text: str, entries: int) -> tuple[int, int] | None:
+    """Where the lines of the `entries` entries start and end in `text` (a text the fast
+    path took), when each of its lines starting with `  -` starts an entry; else None.
+
+    Each entry's first line starts with `  -`, as every item of a block sequence two
+    spaces in does; so when such lines are as many as the entries, and each is `  - `,
+    no other line is one."""
+    at = text.find(_ENTRIES_LINE)
+    if at < 0 or text.find(_ENTRIES_LINE, at + 1) >= 0:
+        return None
+    block_start = at + len(_ENTRIES_LINE)
+    found = _BLOCK_END.search(text, block_start - 1)
+    end = found.start() + 1 if found is not None else len(text)
+    items = text.count(_ITEM, block_start - 1, end)
+    if items != entries or text.count(_ITEM_DASH, block_start - 1, end) != items:
+        return None
+    return block_start, end
+
+
+def _entries_of(part: str) -> list[Any] | None:
+    """The entries a part of the entries' lines parses into, when it is whole entries and
+    passes the fast path's screen and walk; else None."""
+    if not part.startswith("  - ") or not part.endswith("\n"):
+        return None
+    if _OUTSIDE_AN_ENTRY.search(part) is not None:
+        return None
+    window = "\n" + part
+    if part_needs_libyaml(window):
+        return None
+    entries = parsed_part(part, depth=2)
+    if entries.__class__ is not list:
+        return None
+    lines = part.count(_ITEM) + 1
+    if len(entries) != lines or part.count(_ITEM_DASH) + 1 != lines:
+        return None
+    return entries
+
+
+def _common_prefix(one: str, other: str) -> int:
+    """The length of the longest common prefix of two texts (compared block by block in
+    C, then halved down to the character)."""
+    limit = min(len(one), len(other))
+    at = 0
+    while at < limit and one[at:at + _STRIDE] == other[at:at + _STRIDE]:
+        at += _STRIDE
+    low, high = at, min(at + _STRIDE, limit)
+    while low < high:  # one[:low] == other[:low], and they differ before `high` (or end)
+        middle = (low + high + 1) // 2
+        if one[low:middle] == other[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(one: str, other: str, limit: int) -> int:
+    """The length of the longest common suffix of two texts, at most `limit`."""
+    at = 0
+    while at < limit:
+        size = min(_STRIDE, limit - at)
+        if one[len(one) - at - size:len(one) - at] != other[len(other) - at - size:len(other) - at]:
+            break
+        at += size
+    else:
+        return limit
+    low, high = at, at + min(_STRIDE, limit - at)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if (one[len(one) - middle:len(one) - low]
+                == other[len(other) - middle:len(other) - low]):
+            low = middle
+        else:
+            high = middle - 1
+    return low

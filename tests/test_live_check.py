@@ -24,6 +24,7 @@ import pytest
 from dmtool.commands.rules import register_rules
 from dmtool.daemon.ahead import CheckAhead, _about_content
 from dmtool.diagnostics import Report
+from dmtool.loading import SourceDocument
 from dmtool.validation import filekeys
 from dmtool.validation.live import LiveCheck
 from dmtool.validation.pipeline import CheckOptions, run_check
@@ -235,6 +236,47 @@ def test_the_real_content_answers_as_a_fresh_check_before_and_after_an_edit(
     text = book.read_text(encoding="utf-8")
     book.write_text(text.replace("go_to: ", "go_to: 9", 1), encoding="utf-8")
     assert _agrees(live, options) != []
+
+
+def _broken_links(answer: Answer, book: Path) -> int:
+    return sum(code == "DM301" and path == book.as_posix() for code, _, path, *_ in answer)
+
+
+def _document_of(live: LiveCheck, path: Path) -> SourceDocument | None:
+    return next(state.result.document for state in live.session.files.values()
+                if state.display == path.as_posix())
+
+
+def test_an_edited_book_parses_only_the_touched_entries_and_answers_as_a_fresh_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(ROOT / "content", tmp_path / "content")
+    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
+    monkeypatch.chdir(tmp_path)
+    live, options = LiveCheck(), _options(Path("content"))
+    book = Path("content/wanderers/hollis-brandt/storybook.yaml")
+    broken_links = _broken_links(_agrees(live, options), book)
+    text = book.read_text(encoding="utf-8")
+    new_entry = "  - entry: 998\n    kind: event\n    title: Lost\n    text: x\n    effects:\n      - goto: 1\n"
+    edits = [
+        text.replace("            - goto: 11\n", "            - goto: 9911\n", 1),  # a broken link
+        text,                                                                  # put back
+        text.replace("\n  - entry: 2\n", "\n" + new_entry + "  - entry: 2\n", 1),  # a new entry
+        text.replace("\n    title: ", "\n    title: ", 1),                      # and back again
+        text.replace("\n    title: ", "\n    title: 'open\n", 1),              # unreadable
+        text,
+    ]
+    spliced = 0
+    for number, edited in enumerate(edits):
+        before = _document_of(live, book)
+        _tick()
+        book.write_text(edited, encoding="utf-8")
+        answer = _agrees(live, options)
+        after = _document_of(live, book)
+        if before is not None and after is not None and before.fast_path and after.fast_path:
+            assert after.data["entries"][-1] is before.data["entries"][-1]  # not parsed again
+            spliced += 1
+        assert _broken_links(answer, book) == broken_links + (number == 0)
+    assert spliced == 4  # all but the unreadable text and the one after it
 
 
 def test_a_save_is_checked_ahead_before_anyone_asks(tree: Path) -> None:

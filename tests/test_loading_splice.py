@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dmtool.loading import fast, load_text
-from dmtool.loading.splice import spliced_data
+from dmtool.loading.splice import EntriesEdit, spliced_data
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = settings(max_examples=int(os.environ.get("DMTOOL_HYPOTHESIS_EXAMPLES", "300")),
@@ -50,7 +50,8 @@ def _typed(data: Any) -> str:
 
 
 def _agrees(old: str, new: str) -> bool:
-    """Whether the splice of `new` agrees with the whole parse; True when it spliced."""
+    """Whether the splice of `new` agrees with the whole parse, and tells truly what the
+    edit changed; True when it spliced."""
     took, data = fast.fast_data(old)
     assert took
     spliced = spliced_data(old, data, new)
@@ -58,8 +59,39 @@ def _agrees(old: str, new: str) -> bool:
         return False
     whole, expected = fast.fast_data(new)
     assert whole, "spliced a text the fast path refuses"
-    assert _typed(spliced) == _typed(expected)
+    assert _typed(spliced.data) == _typed(expected)
+    _tells_the_edit(old, new, spliced.edit)
+    assert spliced.edit.changed_keys == _changed_keys(data["entries"], expected["entries"])
     return True
+
+
+def _tells_the_edit(old: str, new: str, edit: EntriesEdit) -> None:
+    """The lines outside the part parsed again are the same text, where edit.moved says."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    assert 1 <= edit.first_line <= edit.old_end and edit.first_line <= edit.new_end
+    assert old_lines[:edit.first_line - 1] == new_lines[:edit.first_line - 1]
+    assert old_lines[edit.old_end - 1:] == new_lines[edit.new_end - 1:]
+    for line in (1, edit.first_line - 1, edit.old_end, len(old_lines)):
+        if 1 <= line < edit.first_line or edit.old_end <= line <= len(old_lines):
+            moved = edit.moved(line)
+            assert moved is not None and old_lines[line - 1] == new_lines[moved - 1]
+    assert all(edit.moved(line) is None for line in range(edit.first_line, edit.old_end))
+
+
+def _changed_keys(old: list[Any], new: list[Any]) -> frozenset[str] | None:
+    """The keys whose values differ, types included, between the entries at the same place
+    (all the keys two entries share when they are written in another order); None when
+    the entries are not as many."""
+    if len(old) != len(new):
+        return None
+    changed: set[str] = set()
+    for before, after in zip(old, new, strict=True):
+        changed.update(key for key in {*before, *after}
+                       if _typed(before.get(key, "absent")) != _typed(after.get(key, "absent"))
+                       or (key in before) != (key in after))
+        if [k for k in before if k in after] != [k for k in after if k in before]:
+            changed.update(set(before) & set(after))
+    return frozenset(changed)
 
 
 def _entry_lines(text: str) -> tuple[list[int], int]:
@@ -191,3 +223,40 @@ def test_generated_edits_agree_or_are_declined(path: Path, where: int, cut: int,
     index = starts[where % len(starts)] + (where // len(starts)) % 200
     index = min(index, len(text))
     _agrees(text, text[:index] + "".join(pieces) + text[index + cut:])
+
+
+def test_a_splice_tells_which_keys_of_the_entries_changed() -> None:
+    text = HOLLIS.read_text(encoding="utf-8")
+    data = fast.fast_data(text)[1]
+
+    def changed(edited: str) -> frozenset[str] | None:
+        spliced = spliced_data(text, data, edited)
+        assert spliced is not None
+        return spliced.edit.changed_keys
+
+    assert changed(text.replace("      Somewhere beneath", "      Far beneath", 1)) == {"text"}
+    assert changed(text.replace("    title: The Bell", "    title: A Bell", 1)) == {"title"}
+    assert changed(text.replace("            - goto: 11\n", "            - goto: 12\n", 1)) == {
+        "effects"}
+    assert changed(text.replace("\n  - entry: 2\n", "\n  - entry: 2.0\n", 1)) == {"entry"}
+    assert changed(text.replace("count: 1, shard", "count: true, shard", 1)) == {"effects"}
+    assert changed(text.replace("\n    kind: event\n    title: The Bell",
+                                "\n    title: The Bell", 1)) == {"kind"}
+    new_entry = "  - entry: 998\n    kind: event\n    title: Lost\n    text: x\n"
+    assert changed(text.replace("\n  - entry: 2\n", "\n" + new_entry + "  - entry: 2\n", 1)) is None
+
+
+def test_an_edit_moves_the_lines_after_it_and_only_those() -> None:
+    text = HOLLIS.read_text(encoding="utf-8")
+    data = fast.fast_data(text)[1]
+    edited = text.replace("      the soles of your feet", "      the soles\n      of your feet", 1)
+    spliced = spliced_data(text, data, edited)
+    assert spliced is not None
+    edit = spliced.edit
+    entry_one = text.splitlines().index("  - entry: 1") + 1
+    entry_two = text.splitlines().index("  - entry: 2") + 1
+    assert (edit.first_line, edit.old_end, edit.new_end) == (entry_one, entry_two, entry_two + 1)
+    assert edit.moved(entry_one - 1) == entry_one - 1
+    assert edit.moved(entry_one) is None and edit.moved(entry_two - 1) is None
+    assert edit.moved(entry_two) == entry_two + 1
+    _tells_the_edit(text, edited, edit)

@@ -19,7 +19,7 @@ from dmtool.loading.builder import BuildResult, NeedsPositions, build
 from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
-from dmtool.loading.splice import spliced_data
+from dmtool.loading.splice import EntriesEdit, Spliced, spliced_data
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 from dmtool.values import Value
 
@@ -71,6 +71,11 @@ class SourceDocument:
         # The data is the fast path's reading of the whole text (fast.py), as it was built:
         # an edit of the text may then be loaded by parsing the edited part (splice.py).
         self.fast_path = False
+        # When the data was spliced from the document the file gave before (splice.py):
+        # what the edit changed, and that document's memos, which a reader of the book
+        # may keep where the edit changed nothing it reads (the story graph's findings).
+        self.edit: EntriesEdit | None = None
+        self.memos_before_edit: dict[str, Any] = {}
         # A hash of the file's bytes, when known: memos of other documents that depend on
         # this one name it in their keys.
         self.content_key = content_key
@@ -248,14 +253,14 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
     odd_break = _first_odd_break(text)
     if odd_break >= 0:
         return LoadResult(None, [_odd_break(text, odd_break, display)])
-    data = _edited_data(previous, text) if previous is not None else None
-    fast = data is not None
-    if not fast:
-        fast, data = fast_data(text)
+    spliced = _spliced(previous, text) if previous is not None else None
+    fast, data = (True, spliced.data) if spliced is not None else fast_data(text)
     if fast:
         document = SourceDocument(path or Path(display), display, text, data,
                                   _find_modeline(text)[0])
         document.fast_path = True
+        if spliced is not None and previous is not None:
+            document.edit, document.memos_before_edit = spliced.edit, previous.memos
         return LoadResult(document, [])
     parsed = _parser_text(text)
     result, pure = _build(parsed, display)
@@ -277,7 +282,7 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
     return LoadResult(document, [])
 
 
-def _edited_data(previous: SourceDocument, text: str) -> Any:
+def _spliced(previous: SourceDocument, text: str) -> Spliced | None:
     """The data of `text` from the fast path's data of the text before it, or None."""
     if not previous.fast_path or previous._text is None or not previous.data_loaded:
         return None  # only what is in memory: reading it back would cost what it saves

@@ -23,17 +23,25 @@ storybook in content/ and tests/cases/, and generated ones):
   break before it (a part of a text passes only what the whole text would);
 - the old text's part parses into exactly the old entries it replaces (a check that the
   part was found where it is).
+
+Besides the data, a splice tells what the edit changed (EntriesEdit): where the part parsed
+again lies in both texts, so that what was found at the lines around it can be moved to
+where those lines are now, and which keys of the entries it replaced changed value, so that
+a reader of the book that reads none of them (the story graph reads no entry's prose) can
+keep what it found before the edit.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from dmtool.loading.fast import ENABLED, LARGEST, parsed_part
 from dmtool.loading.screen import part_needs_libyaml
 from dmtool.patterns import lazy
 
-_ENTRIES_LINE = "\nentries:\n"
+# The top-level list a splice edits (EntriesEdit tells what changed in its items).
+EDITED_LIST = "entries"
+_ENTRIES_LINE = f"\n{EDITED_LIST}:\n"
 _ITEM = "\n  - "
 _ITEM_DASH = "\n  -"
 # After `entries:`, the first line at the margin that is not a comment or blank ends the
@@ -46,9 +54,39 @@ _OUTSIDE_AN_ENTRY = lazy(r"\n(?!  - |   | *+(?:#|\n|\Z))")
 _STRIDE = 4096
 
 
-def spliced_data(old_text: str, old_data: Any, text: str) -> Any | None:
+class EntriesEdit(NamedTuple):
+    """What an edit spliced in changed: the lines of the part parsed again (1-based; the
+    part starts on the same line in both texts and ends before `old_end` in the old text,
+    before `new_end` in the new one), and the keys whose values differ between the entries
+    it replaced and those it put in their place, taken pairwise (None when it added or
+    removed entries, or an entry is not a mapping)."""
+
+    first_line: int
+    old_end: int
+    new_end: int
+    changed_keys: frozenset[str] | None
+
+    def moved(self, line: int) -> int | None:
+        """Where a line of the old text is in the new one; None for a line of the part
+        parsed again (what was there may have moved within it, or be gone)."""
+        if line < self.first_line:
+            return line
+        if line >= self.old_end:
+            return line + self.new_end - self.old_end
+        return None
+
+
+class Spliced(NamedTuple):
+    """The data of an edited text, and what the edit changed."""
+
+    data: Any
+    edit: EntriesEdit
+
+
+def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     """The data of `text`, an edit of `old_text` whose fast-path data is `old_data`, with
-    only the touched entries parsed; None where that cannot be told safe (see above)."""
+    only the touched entries parsed, and what the edit changed; None where that cannot be
+    told safe (see above)."""
     if not ENABLED or len(text) > LARGEST or old_data.__class__ is not dict:
         return None
     entries = old_data.get("entries")
@@ -82,7 +120,40 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Any | None:
         return None
     spliced = dict(old_data)
     spliced["entries"] = [*entries[:index], *added, *entries[index + len(replaced):]]
-    return spliced
+    first_line = text.count("\n", 0, first) + 1
+    edit = EntriesEdit(first_line, first_line + old_part.count("\n"),
+                       first_line + part.count("\n"), _changed_keys(replaced, added))
+    return Spliced(spliced, edit)
+
+
+def _changed_keys(replaced: list[Any], added: list[Any]) -> frozenset[str] | None:
+    """The keys whose values differ between each replaced entry and the entry in its place
+    (a key one of them lacks counts as changed); None when the entries are not as many,
+    or one is not a mapping."""
+    if len(replaced) != len(added):
+        return None
+    changed: set[str] = set()
+    for old, new in zip(replaced, added, strict=True):
+        if old.__class__ is not dict or new.__class__ is not dict:
+            return None
+        changed.update(key for key in old.keys() | new.keys()
+                       if key not in old or key not in new or not _same(old[key], new[key]))
+        if [key for key in old if key in new] != [key for key in new if key in old]:
+            changed.update(old.keys() & new.keys())  # the keys are in another order
+    return frozenset(changed)
+
+
+def _same(one: Any, other: Any) -> bool:
+    """Whether two pieces of data are the same, types and the order of keys included
+    (1, 1.0 and True are equal in Python, and differ to the rules)."""
+    if one.__class__ is not other.__class__:
+        return False
+    if one.__class__ is dict:
+        return list(one) == list(other) and all(_same(value, other[key])
+                                                 for key, value in one.items())
+    if one.__class__ is list:
+        return len(one) == len(other) and all(map(_same, one, other))
+    return bool(one == other)
 
 
 def _entries_block(text: str, entries: int) -> tuple[int, int] | None:

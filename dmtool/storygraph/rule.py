@@ -28,7 +28,7 @@ from dmtool.diagnostics import Diagnostic
 from dmtool.loading import SourceDocument
 from dmtool.loading.collector import collector_paused
 from dmtool.validation import parallel
-from dmtool.validation.cache import are_packed, pack, unpack
+from dmtool.validation.cache import are_packed, moved, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filekeys import blake2b
 from dmtool.validation.rules.recording import RecordingCorpus
@@ -50,6 +50,11 @@ _ROOT_FIELDS: dict[str, tuple[tuple[tuple[str, ...], type], ...]] = {
     "round-trackers": ((("trackers",), list),),
 }
 MEMO = "storygraph:3:"
+# The keys of an entry the analyses never read: its prose (Entry.text and Entry.title are
+# read only to draw and describe the graph, never to judge it). An edit that changes
+# nothing else keeps the findings of the book as it was, moved to the lines they are on
+# now (tests/test_storygraph_rule.py proves that rewriting them changes no finding).
+UNREAD_ENTRY_KEYS = frozenset({"text", "title"})
 # Where the analyses made inside keeping_analyses() go (the innermost), by storybook, with
 # the corpus each was made in: `dmtool graph` prints the summaries of the very analyses its
 # check reported (not made twice). Kept only there and only as long as its caller holds
@@ -186,6 +191,12 @@ class _Memo:
             book.memos_used.update(key for key in book.memos
                                    if key.startswith(by_values_of_wanderer))
             return [unpack(p) for p in stored[1]]
+        carried = self._carried_over(book, by_documents)
+        if carried is not None:
+            book.memos[by_documents] = carried
+            book.memos_used.add(by_documents)
+            book.memos_changed = True
+            return [unpack(p) for p in carried[1]]
         built = _Context(self._corpus, wanderer, self._untold)
         by_values = f"{MEMO}values:{wanderer}:{built.fingerprint()}"
 
@@ -199,6 +210,22 @@ class _Memo:
         book.memos_changed = True
         book.let_go_of_data()  # a large book's data, built again for its analysis: not kept
         return [unpack(p) for p in packed]
+
+    def _carried_over(self, book: SourceDocument, key: str) -> tuple[Any, ...] | None:
+        """The book's findings before an edit that changed only what the analyses never
+        read (UNREAD_ENTRY_KEYS), remembered under `key` for the same documents around it
+        as now, and moved to the lines they are on now; None when there are none such, or
+        one of them was written within the lines the edit parsed again."""
+        edit = book.edit
+        if edit is None or edit.changed_keys is None or not edit.changed_keys <= UNREAD_ENTRY_KEYS:
+            return None
+        stored = book.memos_before_edit.get(key)
+        if stored is None or not self._current(stored):
+            return None
+        found = [moved(packed, book.display, edit.moved) for packed in stored[1]]
+        if any(packed is None for packed in found):
+            return None
+        return stored[0], tuple(found)
 
     def _known(self, names: set[str]) -> tuple[tuple[str, str | None], ...]:
         return tuple((name, self._keys.get(name)) for name in sorted(names))

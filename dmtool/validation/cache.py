@@ -92,6 +92,29 @@ def unpack(packed: tuple[Any, ...]) -> Diagnostic:
                       tuple(Location(*r) for r in related))
 
 
+def moved(packed: tuple[Any, ...], path: str,
+          line_now: Callable[[int], int | None]) -> tuple[Any, ...] | None:
+    """A packed diagnostic whose places in the file `path` are put on the lines they are on
+    now (`line_now` maps a line of the file as it was to the line it is now, or to None
+    where it cannot tell); None when a place cannot be moved."""
+    code, severity, message, location, hint, related = packed
+    places = [_moved_place(place, path, line_now) for place in (location, *related)]
+    if any(place is None for place in places):
+        return None
+    return (code, severity, message, places[0], hint, tuple(places[1:]))
+
+
+def _moved_place(place: tuple[Any, ...], path: str,
+                 line_now: Callable[[int], int | None]) -> tuple[Any, ...] | None:
+    if place[0] != path:
+        return place
+    line = line_now(place[1])
+    end_line = place[4] if place[4] is None else line_now(place[4])
+    if line is None or (place[4] is not None and end_line is None):
+        return None
+    return (place[0], line, place[2], place[3], end_line, place[5], place[6])
+
+
 def _is_location(value: Any) -> bool:
     return (type(value) is tuple and len(value) == 7 and type(value[0]) is str
             and type(value[1]) is int and type(value[2]) is int and type(value[3]) is str

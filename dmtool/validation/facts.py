@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from dmtool.loading import SourceDocument
+from dmtool.loading.splice import EDITED_LIST
 from dmtool.validation.references import Reference, ReferenceWalker
 from dmtool.validation.schemas import SchemaSet
 from dmtool.values import Frozen
@@ -144,6 +145,29 @@ def walker_for(schemas: SchemaSet) -> ReferenceWalker:
     if walker is None:
         walker = schemas.derived["reference-walker"] = ReferenceWalker(schemas)
     return walker  # type: ignore[no-any-return]
+
+
+def facts_after_edit(document: SourceDocument, walker: ReferenceWalker) -> DocumentFacts | None:
+    """The facts of a document that passed its schema and was spliced from the one its
+    file gave before (loading/splice.py), when that one passed its schema too and the
+    edit changed only members of its entries under which the walk finds no reference
+    (their prose): the references found before, and the rest extracted again; None
+    when the references must be walked for again."""
+    edit = document.edit
+    if edit is None or edit.changed_keys is None:
+        return None
+    packed = document.memos_before_edit.get(FACTS_MEMO)
+    if packed is None or not is_packed_facts(packed):
+        return None
+    before = unpack_facts(packed)
+    if (before.standing is not Standing.TRUSTED
+            or walker.members_may_refer(before.kind, EDITED_LIST, edit.changed_keys)):
+        return None
+    now = extract_facts(document.data, standing=Standing.TRUSTED)  # no walker: no references
+    if now is None or now.kind != before.kind:
+        return None
+    return DocumentFacts(now.kind, now.id, now.standing, now.defines, now.entries, now.endings,
+                         before.references)
 
 
 def remember_facts(document: SourceDocument, facts: DocumentFacts) -> None:

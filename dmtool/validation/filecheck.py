@@ -22,6 +22,7 @@ from dmtool.validation.facts import (
     DocumentFacts,
     Standing,
     extract_facts,
+    facts_after_edit,
     parts_at,
     remember_facts,
     walker_for,
@@ -144,8 +145,9 @@ def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:
     line = document.modeline_line if document.modeline is not None else None
     walker = walker_for(schemas)
     if not has_errors(found):
-        remember_facts(document, extract_facts(document.data, standing=Standing.TRUSTED,
-                                               walker=walker) or _NO_FACTS)
+        remember_facts(document, facts_after_edit(document, walker)
+                       or extract_facts(document.data, standing=Standing.TRUSTED, walker=walker)
+                       or _NO_FACTS)
         return FileResult(diagnostics, document, line)
     # Other files see the document as its author meant it, as far as misplaced keys go;
     # references are judged as written (their positions are in the file).

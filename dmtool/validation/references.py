@@ -97,6 +97,27 @@ class ReferenceWalker:
             _walk(plan, data, (), found)
         return found
 
+    def members_may_refer(self, kind: str, list_key: str, members: frozenset[str]) -> bool:
+        """Whether the walk of a document of `kind` may find a reference under one of
+        `members` of a mapping in its top-level list `list_key` (a storybook's entries):
+        if not, an edit of only those members leaves its references as they were."""
+        schema_id = self._schemas.kinds.get(kind)
+        if schema_id is None:
+            return True
+        plan = self._plan(schema_id, self._schemas.by_id[schema_id])
+        if plan is None:
+            return False
+        if not plan.ready:
+            _flatten(plan)  # every plan under it too
+        for properties, additional in plan.on_mapping:
+            listed = properties.get(list_key, additional)
+            if listed is None:
+                continue
+            for items in listed.on_list:
+                if items.keys is None or not items.keys.isdisjoint(members):
+                    return True
+        return False
+
     def _plan(self, base: str, schema: Any) -> _Plan | None:
         if not isinstance(schema, dict) or not self._can_refer(base, schema):
             return None

@@ -25,6 +25,8 @@ from bench.corpus import build_corpus
 from dmtool.commands.rules import register_rules
 from dmtool.loading.collector import collector_paused
 from dmtool.validation import parallel, pipeline, session
+from dmtool.validation.cache import FileRecord
+from dmtool.validation.filecheck import from_record
 from dmtool.validation.pipeline import CheckOptions, check_and_load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,9 +80,9 @@ def test_several_processes_give_the_one_process_report(
     started: list[int] = []
     real_fork = parallel.Forked.__init__
 
-    def counted(self: parallel.Forked, work: object) -> None:
+    def counted(self: parallel.Forked, work: object, *, items: bool = False) -> None:
         started.append(1)
-        real_fork(self, work)  # type: ignore[arg-type]
+        real_fork(self, work, items=items)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parallel.Forked, "__init__", counted)
     assert _answer(tree, jobs=2, cache=None) == alone
@@ -215,6 +217,62 @@ def test_forked_answers_and_failures() -> None:
     assert unsendable.result() is None
     slow = parallel.Forked(lambda: os.read(os.open(os.devnull, os.O_RDONLY), 1) or os.pause())
     slow.close()  # an answer never taken: the child is stopped and reaped
+
+
+def test_items_are_sent_as_they_are_made_and_failures_lose_the_whole_answer() -> None:
+    def items() -> Iterator[object]:
+        yield {"a": 1}
+        yield (2, [3.5, None])
+
+    def fails_half_way() -> Iterator[object]:
+        yield "sent"
+        raise ValueError("the second item")
+
+    assert parallel.Forked(items, items=True).result() == [{"a": 1}, (2, [3.5, None])]
+    assert parallel.Forked(lambda: iter(()), items=True).result() == []
+    assert parallel.Forked(fails_half_way, items=True).result() is None
+
+
+def test_children_sending_more_than_a_pipe_holds_are_read_together(tmp_path: Path) -> None:
+    """The first child sends more than its pipe holds, then waits until the second has sent
+    as much: read one after the other, the second would wait for its turn for ever."""
+    done = tmp_path / "second-done"
+    big = "x" * (256 * 1024)
+
+    def first() -> Iterator[object]:
+        yield from (big for _ in range(4))
+        for _ in range(1000):  # at most 10 s
+            if done.exists():
+                yield "met"
+                return
+            select.select([], [], [], 0.01)
+        yield "never met"
+
+    def second() -> Iterator[object]:
+        yield from (big for _ in range(4))
+        done.touch()
+
+    answers = parallel.results([parallel.Forked(first, items=True),
+                                parallel.Forked(second, items=True)])
+    assert answers[0] == [big] * 4 + ["met"]
+    assert answers[1] == [big] * 4
+
+
+def test_a_book_rebuilt_from_its_record_lets_go_of_its_data(tree: Path) -> None:
+    """A forked child that analyses storybooks drops each one's data once analysed (it
+    is unpacked again when asked for), rather than hold every book it analysed (P5)."""
+    book = next(tree.rglob("storybook.yaml"))
+    schemas = check_and_load(CheckOptions(paths=(book,), cache_dir=None)).session.schemas
+    packed = pipeline._checked_in_child(book, book.name, schemas, 1 << 30, None)
+    assert packed is not None
+    record = FileRecord.from_tuple(packed[2])
+    assert record is not None and record.data_blob is not None
+    document = from_record(record, book, book.name, None, schemas, made_here=True)
+    assert document.document is not None
+    data = document.document.data
+    document.document.let_go_of_data()
+    assert not document.document.data_loaded
+    assert document.document.data == data
 
 
 def test_small_work_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -200,8 +200,10 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
     document = SourceDocument(path, name, modeline=record.modeline, read_text=text,
                               read_data=data, kind=record.kind, doc_id=record.doc_id,
                               memos=record.memos)
-    if blob is None:
-        document.let_go_of_data(data)  # a large book's data is not kept once analysed
+    # Its data can be built again (unpacked, or parsed again if not stored), so a large
+    # book's data is let go once analysed (storygraph/rule.py), in a forked child too,
+    # which otherwise kept every book it analysed (P5).
+    document.let_go_of_data(data)
     return FileResult(diagnostics, document, record.modeline_line)
 
 

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import io
 import marshal
 import os
+import select
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -113,9 +115,15 @@ class WorkQueue:
 
 class Forked:
     """A forked child computing `work()`; `result()` is its marshalled answer, or None
-    when the child failed (it raised, was killed, or answered something unreadable)."""
+    when the child failed (it raised, was killed, or answered something unreadable).
 
-    def __init__(self, work: Callable[[], Any]) -> None:
+    With `items`, `work()` gives its answer item by item and each is sent as soon as it is
+    made, the child holding one at a time rather than the whole answer and its marshalled
+    copy (P5: these were the peak of a cold check); `result()` is then the list of items.
+    Such a child may wait for its pipe to be read: read its answer with others' (results).
+    """
+
+    def __init__(self, work: Callable[[], Any], *, items: bool = False) -> None:
         read_end, write_end = os.pipe()
         self._pid = os.fork()
         if self._pid == 0:  # the child: answer, then leave without running exit handlers
@@ -128,9 +136,14 @@ class Forked:
             gc.disable()
             status = 1
             try:
-                payload = marshal.dumps(work())
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(payload)
+                if items:
+                    with os.fdopen(write_end, "wb") as out:
+                        for item in work():
+                            out.write(marshal.dumps(item))
+                else:
+                    payload = marshal.dumps(work())
+                    with os.fdopen(write_end, "wb") as out:
+                        out.write(payload)
                 status = 0
             finally:
                 # Exit here whatever happened: never return into the parent's code, and
@@ -138,21 +151,41 @@ class Forked:
                 os._exit(status)
         os.close(write_end)
         self._read_end: int | None = read_end
+        self._items = items
+        self._received: list[bytes] = []
         self._done = False
 
     def result(self) -> Any:
         """Wait for the child; its answer, or None when it failed."""
-        if self._read_end is None:
-            return None
-        with os.fdopen(self._read_end, "rb") as answer:
-            self._read_end = None
-            payload = answer.read()
+        return results([self])[0]
+
+    def _take(self) -> bool:
+        """Read what the child has written (it has written some); False at its end."""
+        assert self._read_end is not None
+        chunk = os.read(self._read_end, _CHUNK_BYTES)
+        if chunk:
+            self._received.append(chunk)
+            return True
+        os.close(self._read_end)
+        self._read_end = None
+        return False
+
+    def _answer(self) -> Any:
+        """Once its pipe is read to the end: reap the child, and decode what it sent."""
         _, status = os.waitpid(self._pid, 0)
         self._done = True
+        payload = b"".join(self._received)
+        self._received.clear()
         if status != 0:
             return None
         try:
-            return marshal.loads(payload)
+            if not self._items:
+                return marshal.loads(payload)
+            stream = io.BytesIO(payload)
+            answer = []
+            while stream.tell() < len(payload):
+                answer.append(marshal.load(stream))
+            return answer
         except (EOFError, ValueError, TypeError):
             return None
 
@@ -172,6 +205,22 @@ class Forked:
             os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
         self._done = True
+
+
+# A child's answer is read from its pipe this much at a time, at most.
+_CHUNK_BYTES = 1 << 20
+
+
+def results(children: Sequence[Forked]) -> list[Any]:
+    """Each child's answer (Forked.result), their pipes read together as the children write
+    them, so that none waits for its turn to be read."""
+    reading = {child._read_end: child for child in children if child._read_end is not None}
+    while reading:
+        ready, _, _ = select.select(list(reading), [], [])
+        for end in ready:
+            if not reading[end]._take():
+                del reading[end]
+    return [None if child._done else child._answer() for child in children]
 
 
 # Work this process may do while its children check the files (see while_checking).
@@ -200,7 +249,8 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[Iterator[int]], An
     """Start up to `jobs` children that share the work, when it is worth it.
 
     Each child calls `work` once, with the indices of the items it takes from the queue
-    (WorkQueue), heaviest first, as it comes to them, and answers what `work` returns; so
+    (WorkQueue), heaviest first, as it comes to them, and sends each item of what `work`
+    gives as soon as it is made (Forked's `items`: read the answers with `results`); so
     the answer must say which items it covers. Returns the children, or None when the
     work is too small (below `minimum_weight` in all, or a single item) or forking is not
     safe here: then the caller does all of it itself. `before` runs just before the
@@ -216,7 +266,7 @@ def spread(weights: Sequence[int], jobs: int, work: Callable[[Iterator[int]], An
     children: list[Forked] = []
     try:
         for _ in range(min(jobs, len(order))):
-            children.append(Forked(lambda: work(queue.taken())))
+            children.append(Forked(lambda: work(queue.taken()), items=True))
     except OSError:  # no more processes or memory: the rest is done here
         for child in children:
             child.close()
@@ -254,8 +304,7 @@ class Ahead(Value):
     def finish(self) -> None:
         """Wait for every child and enter the memos it sends back (see start_ahead)."""
         try:
-            for child in self.children:
-                changes = child.result()
+            for changes in results(self.children):
                 if _are_changes(changes, len(self.documents)):
                     _enter(changes, self.documents)
         finally:

@@ -245,8 +245,8 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     limit = options.max_file_size or MAX_BYTES
     children = parallel.spread(
         [_size(path, found) for path, found, _ in fresh], options.jobs,
-        lambda indices: [(i, _checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
-                                               options.max_file_size)) for i in indices],
+        lambda indices: ((i, _checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
+                                               options.max_file_size)) for i in indices),
         minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
@@ -255,8 +255,8 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     try:
         parallel.checking_started()
         answered: dict[int, Any] = {}
-        for child in children:
-            answered.update(parallel.answers_by_index(child.result(), len(fresh), answered))
+        for answer in parallel.results(children):
+            answered.update(parallel.answers_by_index(answer, len(fresh), answered))
     finally:
         for child in children:
             child.close()

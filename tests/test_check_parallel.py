@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.corpus import build_corpus
 from dmtool.commands.rules import register_rules
 from dmtool.loading.collector import collector_paused
-from dmtool.validation import parallel, pipeline, session
+from dmtool.validation import filecheck, parallel, pipeline, session
 from dmtool.validation.cache import FileRecord
 from dmtool.validation.filecheck import from_record
 from dmtool.validation.pipeline import CheckOptions, check_and_load
@@ -273,6 +273,25 @@ def test_a_book_rebuilt_from_its_record_lets_go_of_its_data(tree: Path) -> None:
     document.document.let_go_of_data()
     assert not document.document.data_loaded
     assert document.document.data == data
+
+
+
+def test_a_very_large_book_keeps_its_data_rather_than_its_packed_copy_beside_it(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unpacked, a large book's packed data is let go (its data is kept instead): held to
+    unpack it again, it would stand beside the data (45 MB of a 53 MB book's, P4)."""
+    book = next(tree.rglob("storybook.yaml"))
+    schemas = check_and_load(CheckOptions(paths=(book,), cache_dir=None)).session.schemas
+    packed = pipeline._checked_in_child(book, book.name, schemas, 1 << 30, None)
+    assert packed is not None
+    record = FileRecord.from_tuple(packed[2])
+    assert record is not None and record.data_blob is not None
+    monkeypatch.setattr(filecheck, "PACKED_DATA_BYTES", len(record.data_blob) - 1)
+    document = from_record(record, book, book.name, None, schemas, made_here=True).document
+    assert document is not None
+    _ = document.data
+    document.let_go_of_data()
+    assert document.data_loaded
 
 
 def test_small_work_stays_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:

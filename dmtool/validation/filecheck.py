@@ -39,6 +39,10 @@ _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
 # Data of files up to this size is stored in the cache; a larger file's data would cost
 # more to store and unpack than its memos save (rules read a storybook through memos).
 STORED_DATA_BYTES = 256 * 1024
+# Clean documents between STORED_DATA_BYTES and this size keep their data packed between
+# uses (see pipeline._lighten and from_record). A larger file is one big book whose data
+# the analysis needs whole, and whose packed copy, held beside it, would add to the peak.
+PACKED_DATA_BYTES = 4 * 1024 * 1024
 
 
 class FileResult(Value):
@@ -200,10 +204,13 @@ def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | 
     document = SourceDocument(path, name, modeline=record.modeline, read_text=text,
                               read_data=data, kind=record.kind, doc_id=record.doc_id,
                               memos=record.memos)
-    # Its data can be built again (unpacked, or parsed again if not stored), so a large
-    # book's data is let go once analysed (storygraph/rule.py), in a forked child too,
-    # which otherwise kept every book it analysed (P5).
-    document.let_go_of_data(data)
+    # Its data can be built again (unpacked, or parsed again if not stored), so a book's
+    # data is let go once analysed (storygraph/rule.py), in a forked child too, which
+    # otherwise kept every book it analysed (P5). Not a very large book's: the packed data
+    # kept to unpack it again would be held beside the data (45 MB of a 53 MB book's, P4),
+    # where otherwise it is freed once unpacked.
+    if blob is None or len(blob) <= PACKED_DATA_BYTES:
+        document.let_go_of_data(data)
     return FileResult(diagnostics, document, record.modeline_line)
 
 

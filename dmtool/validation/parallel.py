@@ -152,7 +152,9 @@ class Forked:
         os.close(write_end)
         self._read_end: int | None = read_end
         self._items = items
-        self._received: list[bytes] = []
+        # What the child sent so far, grown in place (joining chunks at the end would hold
+        # a large answer twice: a 53 MB book's data, P4).
+        self._received = io.BytesIO()
         self._done = False
 
     def result(self) -> Any:
@@ -164,7 +166,7 @@ class Forked:
         assert self._read_end is not None
         chunk = os.read(self._read_end, _CHUNK_BYTES)
         if chunk:
-            self._received.append(chunk)
+            self._received.write(chunk)
             return True
         os.close(self._read_end)
         self._read_end = None
@@ -174,17 +176,17 @@ class Forked:
         """Once its pipe is read to the end: reap the child, and decode what it sent."""
         _, status = os.waitpid(self._pid, 0)
         self._done = True
-        payload = b"".join(self._received)
-        self._received.clear()
+        received, self._received = self._received, io.BytesIO()
         if status != 0:
             return None
         try:
             if not self._items:
-                return marshal.loads(payload)
-            stream = io.BytesIO(payload)
+                return marshal.loads(received.getbuffer())
+            size = received.tell()
+            received.seek(0)
             answer = []
-            while stream.tell() < len(payload):
-                answer.append(marshal.load(stream))
+            while received.tell() < size:
+                answer.append(marshal.load(received))
             return answer
         except (EOFError, ValueError, TypeError):
             return None

@@ -24,6 +24,7 @@ from dmtool.validation import parallel
 from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filecheck import (
+    PACKED_DATA_BYTES,
     STORED_DATA_BYTES,
     FileResult,
     check_decoded,
@@ -39,9 +40,6 @@ from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
 from dmtool.values import Frozen, Value, replace
 
-# Clean documents between STORED_DATA_BYTES and this size keep their data packed between
-# uses (see _lighten). A larger file is one big book whose data the analysis needs whole.
-PACKED_DATA_BYTES = 4 * 1024 * 1024
 # A file's result, its cache record key and what identifies it in the run key.
 _Loaded = tuple[FileResult, str | None, Any]
 # Validators of this many kinds hold too little to be worth giving back (ctypes costs a

@@ -16,6 +16,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -258,15 +259,22 @@ def test_children_sending_more_than_a_pipe_holds_are_read_together(tmp_path: Pat
     assert answers[1] == [big] * 4
 
 
-def test_a_book_rebuilt_from_its_record_lets_go_of_its_data(tree: Path) -> None:
-    """A forked child that analyses storybooks drops each one's data once analysed (it
-    is unpacked again when asked for), rather than hold every book it analysed (P5)."""
+def _book_as_a_child_sends_it(tree: Path) -> tuple[Path, Any, FileRecord]:
+    """A storybook of the tree, the schemas, and its record as a forked child sends it
+    (its data packed with it)."""
     book = next(tree.rglob("storybook.yaml"))
     schemas = check_and_load(CheckOptions(paths=(book,), cache_dir=None)).session.schemas
     packed = pipeline._checked_in_child(book, book.name, schemas, 1 << 30, None)
     assert packed is not None
     record = FileRecord.from_tuple(packed[2])
     assert record is not None and record.data_blob is not None
+    return book, schemas, record
+
+
+def test_a_book_rebuilt_from_its_record_lets_go_of_its_data(tree: Path) -> None:
+    """A forked child that analyses storybooks drops each one's data once analysed (it
+    is unpacked again when asked for), rather than hold every book it analysed (P5)."""
+    book, schemas, record = _book_as_a_child_sends_it(tree)
     document = from_record(record, book, book.name, None, schemas, made_here=True)
     assert document.document is not None
     data = document.document.data
@@ -280,12 +288,7 @@ def test_a_very_large_book_keeps_its_data_rather_than_its_packed_copy_beside_it(
         tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Unpacked, a large book's packed data is let go (its data is kept instead): held to
     unpack it again, it would stand beside the data (45 MB of a 53 MB book's, P4)."""
-    book = next(tree.rglob("storybook.yaml"))
-    schemas = check_and_load(CheckOptions(paths=(book,), cache_dir=None)).session.schemas
-    packed = pipeline._checked_in_child(book, book.name, schemas, 1 << 30, None)
-    assert packed is not None
-    record = FileRecord.from_tuple(packed[2])
-    assert record is not None and record.data_blob is not None
+    book, schemas, record = _book_as_a_child_sends_it(tree)
     monkeypatch.setattr(filecheck, "PACKED_DATA_BYTES", len(record.data_blob) - 1)
     document = from_record(record, book, book.name, None, schemas, made_here=True).document
     assert document is not None

@@ -53,7 +53,7 @@ MEMO = "storygraph:3:"
 # The keys of an entry the analyses never read: its prose (Entry.text and Entry.title are
 # read only to draw and describe the graph, never to judge it). An edit that changes
 # nothing else keeps the findings of the book as it was, moved to the lines they are on
-# now (tests/test_storygraph_rule.py proves that rewriting them changes no finding).
+# now (tests/test_live_edits.py proves that rewriting them changes no finding).
 UNREAD_ENTRY_KEYS = frozenset({"text", "title"})
 # Where the analyses made inside keeping_analyses() go (the innermost), by storybook, with
 # the corpus each was made in: `dmtool graph` prints the summaries of the very analyses its

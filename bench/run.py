@@ -28,6 +28,7 @@ DMTOOL = str(BIN / "dmtool")
 # The scaling series of P4: entry numbers must stay within the schema's 1..99,999, and the
 # generated story starts at 1,001, so "100k" is 98,999 entries (the ratio is per entry).
 SMALL_BOOK, LARGE_BOOK = 10_000, 98_999
+SETTLE_SECONDS = 1.0
 
 
 def _timed(command: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> tuple[float, int]:
@@ -39,6 +40,14 @@ def _timed(command: list[str], *, cwd: Path, env: dict[str, str] | None = None) 
     elapsed = time.perf_counter() - start
     process.returncode = 0  # reaped by wait4 above
     return elapsed, usage.ru_maxrss * 1024
+
+
+def _settle() -> None:
+    """A pause before a measurement that a burst just before would distort: on the host these
+    figures come from, work on both cores leaves the next seconds slower (measured there:
+    a check through the daemon took 43 ms right after a cold check, 24 ms five seconds
+    later), which costs the cold check, on both cores, more than the one-core floor."""
+    time.sleep(SETTLE_SECONDS)
 
 
 def _best(command: list[str], *, cwd: Path, runs: int = 3, env: dict[str, str] | None = None) -> float:
@@ -80,6 +89,7 @@ def _changed_storybook_daemon(corpus: Path, book: Path, env: dict[str, str]) -> 
     subprocess.run([DMTOOL, "daemon", "start", str(corpus)], cwd=OUT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     try:
+        _settle()
         changed, unchanged = [], []
         for attempt in range(5):
             edit_prose(book, 100 + attempt)
@@ -148,14 +158,17 @@ def _floor_and_cold(storybooks: list[Path], corpus: Path, env: dict[str, str],
                     rounds: int = 5) -> tuple[float, float, int]:
     """P1's two sides, the floor script and a cold check (a fresh cache, one process per
     core), taken in turns so that a change of the shared host's speed during the run falls
-    on both alike; the best of each (five rounds: the cold check uses both cores, so a
-    neighbour's burst costs it more than the one-core floor), and the largest peak memory
-    of the cold checks (P5: it varies by a few MB with how the work fell to the children)."""
+    on both alike, each after a pause (_settle); the best of each (five rounds: the cold
+    check uses both cores, so a neighbour's burst costs it more than the one-core floor),
+    and the largest peak memory of the cold checks (P5: it varies by a few MB with how the
+    work fell to the children)."""
     floors, colds, peak = [], [], 0
     for _ in range(rounds):
+        _settle()
         floors.append(_timed([sys.executable, str(ROOT / "bench" / "floor.py"),
                               str(ROOT / "schemas"), *map(str, storybooks)], cwd=ROOT, env=env)[0])
         shutil.rmtree(OUT / "cache", ignore_errors=True)
+        _settle()
         elapsed, used = _timed([DMTOOL, "check", "--no-color", str(corpus)], cwd=OUT, env=env)
         colds.append(elapsed)
         peak = max(peak, used)

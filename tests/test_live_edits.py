@@ -23,14 +23,20 @@ from dmtool.validation.cache import pack
 from dmtool.validation.live import LiveCheck
 from dmtool.validation.pipeline import CheckOptions, check_and_load, run_check
 from dmtool.validation.references import ReferenceWalker
-from tests.test_live_check import Answer, _agrees, _answer, _options, _tick, _trusted_stats
+from tests.test_live_check import (  # noqa: F401  (_trusted_stats: its fixture trusts every stat)
+    Answer,
+    _agrees,
+    _answer,
+    _options,
+    _tick,
+    _trusted_stats,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "cases"
 BOOK = "storybook.yaml"
 
 register_rules()
-__all__ = ["_trusted_stats"]  # its fixture trusts every stat, as in test_live_check.py
 
 
 @pytest.fixture

@@ -89,7 +89,7 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     told safe (see above)."""
     if not ENABLED or len(text) > LARGEST or old_data.__class__ is not dict:
         return None
-    entries = old_data.get("entries")
+    entries = old_data.get(EDITED_LIST)
     if entries.__class__ is not list or not entries:
         return None
     start = _common_prefix(old_text, text)
@@ -119,7 +119,7 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     if entries[index:index + len(replaced)] != replaced:
         return None
     spliced = dict(old_data)
-    spliced["entries"] = [*entries[:index], *added, *entries[index + len(replaced):]]
+    spliced[EDITED_LIST] = [*entries[:index], *added, *entries[index + len(replaced):]]
     first_line = text.count("\n", 0, first) + 1
     edit = EntriesEdit(first_line, first_line + old_part.count("\n"),
                        first_line + part.count("\n"), _changed_keys(replaced, added))

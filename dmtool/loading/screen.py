@@ -59,6 +59,9 @@ _SKELETON_TABLE = bytes(ord("!") if c in _NOT_ALLOWED_ASCII else c for c in rang
 # What may follow a block scalar's '|' or '>' on its line: indentation and chomping
 # indicators, blanks, then a comment, the line break or the end of the text.
 _HEADER_END = lazy(r"[-+0-9]*+[ \t]*+(?:[\n#]|\Z)")
+# Levels of brackets on one line _flow_lines takes apart before it gives up (see there).
+# Real content nests flow collections two or three levels deep.
+_FLOW_PASSES = 16
 # '@', '`' and '%' cannot start plain text (YAML 1.2 reserves the first two).
 _RESERVED = lazy(r"(?:(?<=[\s\[{,])|\A)[@`%]")
 
@@ -183,11 +186,15 @@ def _flow_lines(skeleton: bytes) -> bool:
     allows, and the strict pass checks others), or brackets that do not pair up on a line.
 
     In the text's skeleton, pairs `[]` and `{}` are removed until none is left: any
-    bracket that remains did not close on its own line.
+    bracket that remains did not close on its own line. Each pass removes one level of
+    nesting, so after _FLOW_PASSES passes whatever still changes nests deeper than any
+    content does and is sent to the libyaml path unexamined (which refuses it as too
+    deep): the passes stay a fixed number over the text, whatever its nesting.
     """
     kept = skeleton
-    while True:
+    for _ in range(_FLOW_PASSES):
         shorter = kept.replace(b"[]", b"").replace(b"{}", b"")
         if shorter == kept:
             return b"[" in kept or b"{" in kept or b"]" in kept or b"}" in kept
         kept = shorter
+    return True

@@ -21,10 +21,22 @@ from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.loading.splice import EntriesEdit, Spliced, spliced_data
 from dmtool.loading.strict import needs_strict_pass, strict_problems
-from dmtool.values import Value
+from dmtool.values import Value, replace
 
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
+
+# Longest text the pure Python parser is given when libyaml refuses one. It reads some
+# YAML 1.2 forms libyaml refuses (`{url: http://x}`), in time linear in the text but
+# slowly: about 6 microseconds a character inside [...] or {...}, and a text it reads
+# is parsed by it up to three times (data, strict pass, positions): 256 KiB of flow
+# collections cost about 5 s. A longer text keeps libyaml's refusal, found in
+# milliseconds. The largest real storybook is under half of this.
+PURE_PARSER_LIMIT = 256 * 1024
+_PURE_PARSER_SKIPPED = (
+    "Files over 256 KiB are read by libyaml alone, which follows YAML 1.1 and refuses "
+    "some forms YAML 1.2 allows (such as ':' unquoted inside [...] or {...}): quote such "
+    "text, or split the file.")
 
 _UNSET: Any = object()
 T = TypeVar("T")
@@ -204,7 +216,7 @@ class SourceDocument:
         if not self._indexed:
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)
-            if built.parse_failed and not self.pure_parser:
+            if built.parse_failed and not self.pure_parser and len(text) <= PURE_PARSER_LIMIT:
                 # Loaded from the cache, where the parser it needed is not recorded.
                 built = build(text, display=self.display, positions=True, pure=True)
             self._positions = built.positions
@@ -304,6 +316,8 @@ def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:
         result = build(parsed, display=display, positions=True)
     if not result.parse_failed:
         return result, False
+    if len(parsed) > PURE_PARSER_LIMIT:
+        return _beyond_pure_parser(result), False
     try:
         second = build(parsed, display=display, positions=False, pure=True)
     except NeedsPositions:
@@ -311,6 +325,14 @@ def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:
     if second.parse_failed:
         return result, False
     return second, True
+
+
+def _beyond_pure_parser(result: BuildResult) -> BuildResult:
+    """libyaml's refusal of a text too long for the pure parser, saying why it stands."""
+    refusal = result.diagnostics[-1]  # the parser's own, added when it gave up
+    hint = f"{refusal.hint} " if refusal.hint else ""
+    result.diagnostics[-1] = replace(refusal, hint=hint + _PURE_PARSER_SKIPPED)
+    return result
 
 
 def _first_odd_break(text: str) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from dmtool import __version__
-from dmtool.errors import DmtoolError
+from dmtool.errors import DmtoolError, UsageError
 
 if TYPE_CHECKING:
     from dmtool.commands.check import CheckRequest
@@ -196,9 +196,12 @@ def daemon_run(paths: tuple[Path, ...], idle_timeout: int, ready_fd: int | None)
 @daemon.command("stop", epilog="Example: dmtool daemon stop")
 def daemon_stop() -> None:
     """Stop the daemon of this folder (nothing to do when none runs)."""
-    from dmtool.daemon.server import stop
+    from dmtool.daemon.server import SILENT_DAEMON, Silent, stop
 
-    pid = stop(os.getcwd())
+    try:
+        pid = stop(os.getcwd())
+    except Silent:
+        raise UsageError(SILENT_DAEMON) from None
     click.echo("dmtool daemon: no daemon runs for this folder" if pid is None
                else f"dmtool daemon: stopped process {pid}")
 
@@ -206,9 +209,13 @@ def daemon_stop() -> None:
 @daemon.command("status", epilog="Example: dmtool daemon status")
 def daemon_status() -> None:
     """Say whether a daemon runs for this folder (exit 0) or not (exit 1)."""
-    from dmtool.daemon.server import status
+    from dmtool.daemon.server import SILENT_DAEMON, Silent, status
 
-    found = status(os.getcwd())
+    try:
+        found = status(os.getcwd())
+    except Silent:
+        click.echo(f"dmtool daemon: {SILENT_DAEMON}")
+        sys.exit(EXIT_FINDINGS)
     if found is None:
         click.echo("dmtool daemon: no daemon runs for this folder")
         sys.exit(EXIT_FINDINGS)

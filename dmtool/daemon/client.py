@@ -37,7 +37,15 @@ def answer_check(argv: list[str]) -> int | None:
     request = (protocol.PROTOCOL, protocol.CHECK, protocol.identity(), cwd, tuple(argv[1:]),
                tuple((name, os.environ.get(name, "")) for name in protocol.REPORT_ENV),
                sys.stdout.isatty())
-    reply = exchange(path, request)
+    try:
+        reply = exchange(path, request)
+    except Silent:
+        sys.stderr.write(
+            f"dmtool: the daemon for this folder did not answer for "
+            f"{protocol.SILENCE_SECONDS:g} s (is it stopped, with kill -STOP or Ctrl-Z?); "
+            "checking here instead.\n")
+        sys.stderr.flush()
+        return None
     if (reply is None or len(reply) != 3 or reply[0] != protocol.ANSWER
             or type(reply[1]) is not str or type(reply[2]) is not int):
         return None
@@ -46,8 +54,14 @@ def answer_check(argv: list[str]) -> int | None:
     return reply[2]
 
 
+class Silent(Exception):
+    """The daemon took the connection but said nothing for protocol.SILENCE_SECONDS:
+    it is stopped (kill -STOP, Ctrl-Z on `dmtool daemon run`) or stuck."""
+
+
 def exchange(path: str, request: tuple[object, ...]) -> tuple[object, ...] | None:
-    """Send one request to the daemon at `path` and return its reply (None: no reply)."""
+    """Send one request to the daemon at `path` and return its reply (None: no reply);
+    Silent when the daemon goes quiet for longer than protocol.SILENCE_SECONDS."""
     # Imported here: every dmtool start runs this module, and only one that finds a
     # daemon's socket talks to it (a one-file hook run without a daemon pays nothing).
     import _socket
@@ -56,7 +70,9 @@ def exchange(path: str, request: tuple[object, ...]) -> tuple[object, ...] | Non
     try:
         connection.settimeout(CONNECT_SECONDS)
         connection.connect(path)
-        connection.settimeout(None)  # a large change takes the daemon a while to check
+        # A large check takes the daemon a while, but it says it is alive every second
+        # meanwhile: only a daemon that cannot run goes quiet for this long.
+        connection.settimeout(protocol.SILENCE_SECONDS)
         connection.sendall(protocol.encode(request))
         connection.shutdown(_socket.SHUT_WR)
         parts = []
@@ -65,8 +81,10 @@ def exchange(path: str, request: tuple[object, ...]) -> tuple[object, ...] | Non
             if not part:
                 break
             parts.append(part)
+    except TimeoutError:
+        raise Silent from None
     except OSError:
         return None
     finally:
         connection.close()
-    return protocol.decode(b"".join(parts))
+    return protocol.decode(b"".join(parts).lstrip(protocol.ALIVE))

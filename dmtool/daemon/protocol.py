@@ -2,7 +2,8 @@
 
 Messages are marshalled tuples (marshal is built in: the client imports nothing to speak
 it, and it never runs code), one each way per connection: the client writes its request
-and shuts its side, the daemon answers and closes. The socket lives in a folder that only
+and shuts its side, the daemon answers (after a byte saying it is alive every second
+until then) and closes. The socket lives in a folder that only
 its user may enter (checked by both sides), named by a hash of the working folder, so a
 daemon answers for one folder only.
 """
@@ -18,7 +19,7 @@ from _blake2 import blake2b
 import dmtool
 
 # Bumped whenever a message changes shape: a daemon and a client that disagree never talk.
-PROTOCOL = 1
+PROTOCOL = 2
 NO_DAEMON_ENV = "DMTOOL_NO_DAEMON"
 # validation/cache.py's switch, named again here so that the client imports nothing of the
 # check (a test holds the two equal): no cache means no daemon's memory either.
@@ -28,6 +29,13 @@ FOLDER_ENV = "DMTOOL_DAEMON_DIR"
 REPORT_ENV = ("GITHUB_ACTIONS", "NO_COLOR")
 # A request is a command line: anything longer than this is not one of ours.
 MAX_REQUEST = 1024 * 1024
+
+# Before its reply, the daemon sends this byte every ALIVE_SECONDS while it works (or
+# while the client waits for its turn); a marshalled tuple never starts with it. A client
+# that hears nothing for SILENCE_SECONDS gives up: the daemon is stopped or stuck.
+ALIVE = b"+"
+ALIVE_SECONDS = 1.0
+SILENCE_SECONDS = 5.0
 
 CHECK, STATUS, STOP = "check", "status", "stop"
 ANSWER, DECLINE = "answer", "decline"

@@ -2,9 +2,10 @@
 
 The loop knows nothing of checking: the CLI gives it the function that answers a
 `dmtool check` command line (cli.py, over validation/live.py). Requests are served in
-turn (a second client waits in the listen queue), and nothing a client sends can stop the
-daemon but a STOP: a request that is not of the expected shape gets a DECLINE, and so
-does one the answering function fails on (the traceback goes to the daemon's log). The
+turn, each once its client has sent it whole (intake.py: a client that says nothing holds
+up nobody), and nothing a client sends can stop the daemon but a STOP: a request that is
+not of the expected shape gets a DECLINE, and so does one the answering function fails
+on (the traceback goes to the daemon's log). The
 daemon stops by itself when idle for its timeout, and when dmtool's own code changes
 under it (its answers would no longer be that code's).
 """
@@ -22,13 +23,18 @@ from collections.abc import Callable
 from typing import ClassVar, cast
 
 from dmtool.daemon import protocol
-from dmtool.daemon.client import exchange
+from dmtool.daemon.client import Silent, exchange
+from dmtool.daemon.intake import Intake
 from dmtool.errors import UsageError
 from dmtool.validation.filekeys import Stat, python_files, stat_of, trustworthy
 
 # A check command line: its arguments, the environment it names, whether stdout is a terminal.
 Answer = Callable[[tuple[str, ...], dict[str, str], bool], tuple[object, ...]]
-REQUEST_SECONDS = 10.0
+# How long a client may take to read its reply (one that does not is only a loss to itself).
+REPLY_SECONDS = 10.0
+SILENT_DAEMON = (f"the daemon for this folder takes requests but has said nothing for "
+                 f"{protocol.SILENCE_SECONDS:g} s: it is stopped (kill -STOP, or Ctrl-Z on "
+                 "`dmtool daemon run`); resume it (kill -CONT, or fg) or end it (kill)")
 # AF_UNIX addresses hold at most 108 bytes on Linux, the final NUL included.
 MAX_SOCKET_PATH = 107
 
@@ -45,20 +51,21 @@ def serve(answer: Answer, *, cwd: str, idle_seconds: float,
     if threading.current_thread() is threading.main_thread():
         # `kill` (SIGTERM) ends it as a STOP does, leaving no socket behind.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    intake = Intake(listener)
     try:
         ready()
-        listener.settimeout(idle_seconds)
         while True:
-            try:
-                connection, _ = listener.accept()
-            except TimeoutError:
+            got = intake.next_request(idle_seconds)
+            if got is None:
                 return  # idle for the whole timeout
+            connection, raw = got
             with connection:
-                going_on = _serve_one(connection, answer, cwd, code)
+                going_on = _serve_one(connection, raw, intake, answer, cwd, code)
             after_reply()
             if not going_on:
                 return
     finally:
+        intake.close()
         listener.close()
         if (found := stat_of(path)) is not None and found[3] == bound:  # still ours
             os.unlink(path)
@@ -88,7 +95,8 @@ class _CodeFiles:
 
 
 def status(cwd: str) -> tuple[object, ...] | None:
-    """(pid, served) of the daemon answering for `cwd`; None when none answers."""
+    """(pid, served) of the daemon answering for `cwd`; None when none answers; Silent
+    when one took the request but went quiet (it is stopped)."""
     reply = _ask(cwd, protocol.STATUS)
     if reply is None or len(reply) != 3 or reply[0] != protocol.STATUS:
         return None
@@ -96,7 +104,8 @@ def status(cwd: str) -> tuple[object, ...] | None:
 
 
 def stop(cwd: str) -> int | None:
-    """Ask the daemon for `cwd` to stop; its pid, or None when none answered."""
+    """Ask the daemon for `cwd` to stop; its pid, or None when none answered (Silent as
+    for status)."""
     reply = _ask(cwd, protocol.STOP)
     if reply is None or len(reply) != 2 or reply[0] != protocol.STOP or type(reply[1]) is not int:
         return None
@@ -126,7 +135,11 @@ def _listen(path: str) -> socket.socket:
         raise UsageError(f"the daemon's socket path is too long for the system ({path}); set "
                          f"{protocol.FOLDER_ENV} to a shorter folder")
     if os.path.exists(path):
-        if exchange(path, (protocol.PROTOCOL, protocol.STATUS)) is not None:
+        try:
+            answered = exchange(path, (protocol.PROTOCOL, protocol.STATUS)) is not None
+        except Silent:
+            raise UsageError(SILENT_DAEMON) from None
+        if answered:
             raise UsageError("a daemon already answers for this folder; stop it first "
                              "(dmtool daemon stop)")
         os.unlink(path)  # left by a daemon that was killed
@@ -147,29 +160,16 @@ class _Served:
     count = 0  # check requests answered since the start (for `dmtool daemon status`)
 
 
-def _serve_one(connection: socket.socket, answer: Answer, cwd: str, code: object) -> bool:
-    """Read one request, send its reply; False when the daemon is to stop."""
-    connection.settimeout(REQUEST_SECONDS)
-    request = protocol.decode(_read_request(connection))
-    reply, going_on = _reply(request, answer, cwd, code)
+def _serve_one(connection: socket.socket, raw: bytes, intake: Intake, answer: Answer,
+               cwd: str, code: object) -> bool:
+    """Answer one request read whole by the intake; False when the daemon is to stop."""
+    request = protocol.decode(raw)
+    with intake.keep_alive(connection):
+        reply, going_on = _reply(request, answer, cwd, code)
+    connection.settimeout(REPLY_SECONDS)
     with contextlib.suppress(OSError):  # the client went away (Ctrl-C): its loss only
         connection.sendall(protocol.encode(reply))
     return going_on
-
-
-def _read_request(connection: socket.socket) -> bytes:
-    parts: list[bytes] = []
-    size = 0
-    try:
-        while size <= protocol.MAX_REQUEST:
-            part = connection.recv(65536)
-            if not part:
-                return b"".join(parts)
-            parts.append(part)
-            size += len(part)
-    except OSError:
-        pass
-    return b""  # too long, too slow, or broken off: not a request
 
 
 def _reply(request: tuple[object, ...] | None, answer: Answer, cwd: str,

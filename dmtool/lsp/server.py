@@ -13,6 +13,7 @@ import asyncio
 import functools
 import logging
 import os
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.explain_links import ExplainLinks
+from dmtool.lsp.framing import serve_stdio
 from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import outline
@@ -307,4 +309,4 @@ def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types
 def serve() -> None:
     """Run the server on standard input and output until the client says exit."""
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    server.start_io()
+    serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)  # pygls's start_io, resilient

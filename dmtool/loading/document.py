@@ -257,11 +257,13 @@ def read_document(
 
 
 def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
-              previous: SourceDocument | None = None) -> LoadResult:
+              previous: SourceDocument | None = None, pure: bool = True) -> LoadResult:
     """Load already-decoded YAML text as one content document.
 
     `previous`: the document the same file gave before (a long-lived session's); when the
-    fast path built it, only the part of the text that changed may be parsed."""
+    fast path built it, only the part of the text that changed may be parsed. `pure`
+    False keeps libyaml's refusal without asking the pure Python parser (for a reader
+    that only guesses, and may try many texts: validation/recovery.py)."""
     odd_break = _first_odd_break(text)
     if odd_break >= 0:
         return LoadResult(None, [_odd_break(text, odd_break, display)])
@@ -275,7 +277,7 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
             document.edit, document.memos_before_edit = spliced.edit, previous.memos
         return LoadResult(document, [])
     parsed = _parser_text(text)
-    result, pure = _build(parsed, display)
+    result, pure = _build(parsed, display, PURE_PARSER_LIMIT if pure else -1)
     problems = result.diagnostics
     if not problems and (pure or result.needs_strict or needs_strict_pass(parsed)):
         problems = strict_problems(parsed, display, pure=pure)
@@ -301,7 +303,7 @@ def _spliced(previous: SourceDocument, text: str) -> Spliced | None:
     return spliced_data(previous._text, previous.data, text)
 
 
-def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:
+def _build(parsed: str, display: str, pure_limit: int) -> tuple[BuildResult, bool]:
     """Parse with libyaml; if libyaml refuses the text, with the pure Python parser.
 
     libyaml follows YAML 1.1 where YAML 1.2 allows more: inside [...] and {...} it
@@ -316,8 +318,8 @@ def _build(parsed: str, display: str) -> tuple[BuildResult, bool]:
         result = build(parsed, display=display, positions=True)
     if not result.parse_failed:
         return result, False
-    if len(parsed) > PURE_PARSER_LIMIT:
-        return _beyond_pure_parser(result), False
+    if len(parsed) > pure_limit:
+        return (_beyond_pure_parser(result) if pure_limit >= 0 else result), False
     try:
         second = build(parsed, display=display, positions=False, pure=True)
     except NeedsPositions:

@@ -41,7 +41,9 @@ def recover_data(text: str, problems: list[Diagnostic]) -> dict[str, Any] | None
 
 def _parsed(lines: list[str]) -> tuple[dict[str, Any] | None, int | None]:
     """(the mapping the lines hold, or None and the first line the loader blamed)."""
-    result = load_text("\n".join(lines))
+    # libyaml alone: the pure parser costs a second a storybook, and this may try nine
+    # texts for one keystroke in an editor (a guess needs no YAML 1.2 reading).
+    result = load_text("\n".join(lines), pure=False)
     if result.document is not None:
         data = result.document.data
         return (data if isinstance(data, dict) else None), None
@@ -73,7 +75,7 @@ def _top_level_scalars(text: str) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for line in text.split("\n"):
         if _TOP_LEVEL_SCALAR.match(line):
-            result = load_text(line)
+            result = load_text(line, pure=False)
             data = result.document.data if result.document is not None else None
             if isinstance(data, dict):
                 for key, value in data.items():

@@ -58,7 +58,8 @@ class Intake:
             self._expire(now)
             if not self._pending and now >= idle_until:
                 return None
-            until = min([idle_until, *(p.until for p in self._pending.values())])
+            # Idle only once nobody waits: while someone does, wake for their deadline.
+            until = min(p.until for p in self._pending.values()) if self._pending else idle_until
             for key, _ in self._selector.select(max(0.0, until - now)):
                 if key.fileobj is self._listener:
                     self._accept()

@@ -1,7 +1,8 @@
 """Replacing a whole output folder (the site) with a freshly built one, safely.
 
 A folder is replaced only if dmtool built it: it is missing, empty, or carries dmtool's
-marker file, which lists every file of that build. With or without `force`, a folder is
+marker file, which lists every file of that build (a marker without that list proves
+nothing: the folder counts as someone else's). With or without `force`, a folder is
 never replaced when it is (or holds) the working folder, the content, version control,
 the project's files, docs/ or schemas/, or a YAML file the build did not write. `force`
 only lets a folder dmtool built go although files were added to it since.
@@ -115,8 +116,12 @@ def _check_contents(target: Path, marker: Marker, force: bool) -> str | None:
                 foreign.append(path)
     if guarded:
         return f"it holds {_some(guarded)}, which dmtool never deletes"
-    if listed is None and not (target / marker.name).is_file() and foreign:
-        return (f"it is not empty and dmtool did not build it (it has no {marker.name} file); "
+    if listed is None and foreign:
+        # A marker without its list of files (hand-made, or an older dmtool's) proves
+        # nothing: what the folder holds may be anyone's.
+        why = (f"its {marker.name} file does not list the files dmtool built"
+               if (target / marker.name).is_file() else f"it has no {marker.name} file")
+        return (f"it is not empty and dmtool did not build it ({why}); "
                 "choose a new or empty folder with -o")
     if foreign and listed is not None and not force:
         return (f"dmtool built it, but {_some(foreign)} were added since and would be deleted; "

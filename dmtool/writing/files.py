@@ -95,7 +95,8 @@ def create_file(path: Path, data: str | bytes) -> None:
 
 
 def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
-    """Replace the file at `path` (its target, if a link) provided it still holds `expected`."""
+    """Replace the file at `path` (its target, if a link) provided it still holds `expected`:
+    compared before the new bytes are written, and again just before they are renamed in."""
     target = real(path)
     why = project_reason(target)
     if why:
@@ -105,10 +106,14 @@ def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
         if info is None or not stat.S_ISREG(info.st_mode):
             raise ChangedMeanwhile(f"{path.as_posix()} is no longer a regular file; "
                                    "it was left as it is")
+        changed = ChangedMeanwhile(f"{path.as_posix()} changed while dmtool was working on "
+                                   "it; it was left as it is; run the command again")
         if target.read_bytes() != expected:
-            raise ChangedMeanwhile(f"{path.as_posix()} changed while dmtool was working on it; "
-                                   "it was left as it is; run the command again")
-        replace_bytes(target, _bytes(data), info)
+            raise changed
+        try:
+            replace_bytes(target, _bytes(data), info, expected=expected)
+        except ChangedMeanwhile:
+            raise changed from None
     except OSError as exc:
         raise write_failed(path, exc) from None
 

@@ -32,7 +32,7 @@ SITE_MARKER = Marker(MARKER, MARKER_TEXT)
 # The site's own scripts, styles and vendored libraries, copied into every build.
 ASSET_SOURCE = Path(__file__).resolve().parent / "assets"
 HOOKS_TEXT = ('"""MkDocs hooks of a dmtool site (see dmtool.sitegen.hooks)."""\n'
-              "from dmtool.sitegen.hooks import on_page_content  # noqa: F401\n")
+              "from dmtool.sitegen.hooks import on_page_content, on_post_page  # noqa: F401\n")
 
 
 class SiteBuildError(DmtoolError):

@@ -36,6 +36,7 @@ from dmtool.validation.filekeys import Stat, blake2b, code_salt
 from dmtool.values import Value
 from dmtool.writing.errors import WriteFailed, WriteRefused
 from dmtool.writing.owned import OwnedFolder
+from dmtool.writing.temporaries import sweep_leftovers
 
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
@@ -238,6 +239,9 @@ class CheckCache(Value):
         if directory is None:
             return cls(None)
         cache_folder(directory).check()  # a usage error, before any work
+        # A run killed while saving may have left a temporary here, and this run may save
+        # nothing (it replays): tidy now (a look at an empty folder, most of the time).
+        sweep_leftovers()
         package = Path(__file__).resolve().parents[1]
         cache = cls(directory, code_salt(package, schema_dir, __version__, _FORMAT))
         try:

@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 import stat
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -204,13 +205,26 @@ def _ours(path: Path, token: str, *, folder: bool) -> bool:
         return False
 
 
-def make_folder(parent: Path) -> Path:
+def make_folder(parent: Path, *, mode: int = 0o755) -> Path:
     """A journaled temporary folder in `parent`: marked as dmtool's and ignored by git."""
     record = journal()
     path = parent / record.name(".tmp")
     record.record(folder=str(path))
-    path.mkdir(mode=0o755)
+    path.mkdir(mode=mode)
     (path / FOLDER_MARKER).write_text(record.token + "\n", encoding="utf-8")
     # Whatever happens before the sweep, `git add .` leaves the folder out.
     (path / ".gitignore").write_text("# dmtool's temporary folder\n*\n", encoding="utf-8")
     return path
+
+
+@contextlib.contextmanager
+def private_folder() -> Iterator[Path]:
+    """A journaled temporary folder of this user's in the system's temporary folder, removed
+    on leaving (and by the next dmtool, if this one is killed meanwhile)."""
+    import tempfile  # only the site needs it: tempfile is slow to import
+
+    path = make_folder(Path(tempfile.gettempdir()), mode=0o700)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

@@ -16,27 +16,32 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from dmtool.values import Frozen
 from dmtool.writing.errors import WriteRefused, write_failed
 from dmtool.writing.guard import holds, project_reason, real, tree_reason
-from dmtool.writing.temporaries import journal, make_folder
+from dmtool.writing.temporaries import journal, make_folder, remove_tree
 
 T = TypeVar("T")
 _MANIFEST = "# Files of this build (dmtool checks them before replacing the folder):"
 _SHOWN = 3
 
 
-@dataclass(frozen=True)
-class Marker:
-    """The file that says 'dmtool built this folder': its name and its explanation."""
+class Marker(Frozen):
+    """The file that says 'dmtool built this folder': its name and its explanation.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py; the check cache
+    imports dmtool.writing.)"""
 
+    __slots__ = _fields = ("name", "text")
     name: str
     text: str
+
+    def __init__(self, name: str, text: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "text", text)
 
 
 def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, force: bool = False,
@@ -65,7 +70,7 @@ def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, for
     except OSError as exc:
         raise write_failed(out, exc) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_tree(staging)
     return result
 
 

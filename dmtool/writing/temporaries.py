@@ -16,7 +16,6 @@ import atexit
 import contextlib
 import json
 import os
-import shutil
 import stat
 from collections.abc import Iterator
 from functools import lru_cache
@@ -54,9 +53,10 @@ class Journal:
         self._count = 0
         self._fd: int | None = None
         self.path: Path | None = None
-        for folder in (state_dir(), _private_temporary_dir()):
+        # The fallback is looked for only when needed: it imports tempfile (slow).
+        for place in (state_dir, _private_temporary_dir):
             with contextlib.suppress(OSError):
-                self._open(folder / "pending")
+                self._open(place() / "pending")
                 break
         atexit.register(self.close)
 
@@ -184,7 +184,7 @@ def _undo(entries: list[dict[str, Any]], token: str) -> None:
         elif "folder" in entry:
             path = Path(entry["folder"])
             if _ours(path, token, folder=True):
-                shutil.rmtree(path, ignore_errors=True)
+                remove_tree(path)
 
 
 def _ours(path: Path, token: str, *, folder: bool) -> bool:
@@ -227,4 +227,15 @@ def private_folder() -> Iterator[Path]:
     try:
         yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a temporary folder of dmtool's, whatever it holds (errors ignored)."""
+    # Imported here: shutil is slow to import, and a check (whose cache imports this
+    # module) deletes no folder.
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+

@@ -217,6 +217,37 @@ def test_check_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                      seed="cache", marks=("replace:before",))
 
 
+def test_graph_drawing_witnesses_and_cache(project: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`graph` writes a drawing (replacing the last), witness fixtures (new files only) and
+    what it derived into the check cache."""
+    for source in (REPO / "tests/cases/DM303-condition").glob("*.yaml"):
+        (project / "content" / source.name).write_text(
+            source.read_text().replace("../../../schemas/", f"{REPO}/schemas/"))
+    command = ["graph", "content", "-o", "map.dot", "--witness", "--witness-dir", "witnesses"]
+    monkeypatch.setenv(CACHE_ENV, str(project / "cache"))
+    reference = tmp_path / "reference"
+    shutil.copytree(project, reference, symlinks=True)
+    run(command, reference)
+    drawing = (reference / "map.dot").read_text()
+    expected = {p.name: p.read_bytes() for p in (reference / "witnesses").iterdir()}
+    assert drawing and expected
+
+    def reset() -> None:
+        shutil.rmtree(project / "cache", ignore_errors=True)
+        shutil.rmtree(project / "witnesses", ignore_errors=True)
+        (project / "map.dot").write_text("the previous drawing\n")
+
+    def holds_old_or_new() -> None:
+        assert (project / "map.dot").read_text() in ("the previous drawing\n", drawing)
+        for path in (project / "witnesses").iterdir() if (project / "witnesses").is_dir() else []:
+            if not path.name.startswith(PREFIX):  # a temporary is swept by the next run
+                assert path.read_bytes() == expected[path.name], path.name
+
+    kill_and_recover(command, project, reset, holds_old_or_new, modes=("", "no-tmpfile"),
+                     seed="graph")
+
+
 def test_new_wanderer(project: Path, tmp_path: Path) -> None:
     reference = tmp_path / "reference"
     shutil.copytree(project, reference, symlinks=True)

@@ -7,6 +7,8 @@ Every command that writes goes through here (see status-writers.md for the API):
 - `rewrite_file(path, data, expected=...)`: a new version of a file just read (fmt,
   new's edits, campaign state); refused if the file changed meanwhile;
 - `replace_folder(out, build, marker=...)`: a whole built folder (the site);
+- `owned.OwnedFolder`: a folder only dmtool writes (the check cache): claimed only when
+  missing or empty, tagged, and emptied only of what dmtool wrote;
 - `check_writable(path)`: fail before long work rather than after it;
 - `exclusive(path)`: a lock held across read-change-write;
 - `private_folder()`: a journaled temporary folder for work files (the site's pages);

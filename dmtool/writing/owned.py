@@ -21,6 +21,7 @@ from pathlib import Path
 from dmtool.writing.errors import WriteRefused, write_failed
 from dmtool.writing.files import create_bytes, replace_bytes
 from dmtool.writing.guard import project_reason, real
+from dmtool.writing.temporaries import PREFIX
 
 
 class OwnedFolder:
@@ -57,7 +58,8 @@ class OwnedFolder:
             # Missing, or a file (claiming it fails: the caller goes on without the folder).
             if not os.path.isdir(target):
                 return None
-            if os.listdir(target):
+            # A temporary of dmtool's (another run claiming the folder) is no one's file.
+            if any(not name.startswith(PREFIX) for name in os.listdir(target)):
                 return (f"it already holds files and dmtool did not create it "
                         f"(it has no {self.tag_name} of dmtool's)")
         except OSError as exc:

@@ -422,7 +422,6 @@ def _write_replacing(target: Path, *parts: bytes) -> None:
     cache needs. The temporary is unnamed, or journaled and swept after a kill.
     """
     folder = cache_folder(target.parent)
-    folder.claim()
     folder.write(target.name, parts)
     for name in folder.names():
         if name != target.name:

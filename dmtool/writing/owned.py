@@ -70,8 +70,11 @@ class OwnedFolder:
         """Raise WriteRefused, naming the folder, unless dmtool may use it."""
         why = self.refusal()
         if why:
-            raise WriteRefused(f"will not keep {self.purpose} in {self.path.as_posix()}: {why}; "
-                               f"{self.advice}")
+            raise self._refused(why)
+
+    def _refused(self, why: str) -> WriteRefused:
+        return WriteRefused(f"will not keep {self.purpose} in {self.path.as_posix()}: {why}; "
+                            f"{self.advice}")
 
     def claim(self) -> None:
         """Make the folder dmtool's (created, tagged, ignored by git), or refuse it."""
@@ -86,12 +89,14 @@ class OwnedFolder:
             _create_if_missing(self.path / self.IGNORE_FILE, self.ignore)
         except OSError as exc:
             raise write_failed(self.path, exc) from None
-        if not self.owned():
-            self.check()
+        if not self.owned():  # a tag of someone else's came first
+            raise self._refused(f"its {self.tag_name} was not written by dmtool")
 
     def write(self, name: str, parts: tuple[bytes, ...], *, sync: bool = False) -> None:
-        """Replace the file `name` in the claimed folder with `parts`, atomically."""
-        assert "/" not in name and self.owned()
+        """Replace the file `name` in the folder (claimed first) with `parts`, atomically."""
+        if "/" in name or name in (self.tag_name, self.IGNORE_FILE):
+            raise ValueError(f"not a name dmtool writes in its own folder: {name}")
+        self.claim()
         target = self.path / name
         try:
             replace_bytes(target, parts, _stat_or_none(target), sync=sync)

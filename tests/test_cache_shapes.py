@@ -32,6 +32,12 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def expected(tree: Path) -> list[tuple[str, str, int, int, str]]:
+    """The report without the cache, once for every test."""
+    return _report(tree, None)
+
+
 def _report(tree: Path, cache: Path | None) -> list[tuple[str, str, int, int, str]]:
     report = run_check(CheckOptions(paths=(tree / "content",), cache_dir=cache,
                                     schema_dir=tree / "schemas"))
@@ -76,8 +82,8 @@ def _replaced(value: Any, path: tuple[int | str, ...], new: Any) -> Any:
     return value
 
 
-def test_a_reference_replaced_by_a_mapping_is_a_cache_miss(tree: Path, tmp_path: Path) -> None:
-    expected = _report(tree, None)
+def test_a_reference_replaced_by_a_mapping_is_a_cache_miss(
+        tree: Path, tmp_path: Path, expected: list[tuple[str, str, int, int, str]]) -> None:
     cache = tmp_path / "cache"
     assert _report(tree, cache) == expected
 
@@ -95,10 +101,10 @@ def test_a_reference_replaced_by_a_mapping_is_a_cache_miss(tree: Path, tmp_path:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_any_value_inside_any_memo_of_the_wrong_type_is_a_cache_miss(
-        tree: Path, tmp_path: Path, seed: int) -> None:
+        tree: Path, tmp_path: Path, seed: int,
+        expected: list[tuple[str, str, int, int, str]]) -> None:
     """In every memo of every file at once, one value (chosen by a seeded generator) is
     replaced by a container no memo holds there: a mapping, a list or a set."""
-    expected = _report(tree, None)
     cache = tmp_path / "cache"
     _report(tree, cache)
     rng = random.Random(seed)

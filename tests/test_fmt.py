@@ -16,6 +16,7 @@ from dmtool.authoring import FmtOptions, FormatError, format_text, run_fmt
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.loading import load_text
 from dmtool.validation.pipeline import CheckOptions, run_check
+from dmtool.writing import files
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "schemas"
@@ -276,6 +277,37 @@ def test_format_writes_then_has_nothing_left_to_do(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*.tmp"))  # the atomic write cleaned up after itself
     again = run_fmt(FmtOptions(paths=(path,), check=True))
     assert again.exit_code == 0 and again.changed == [] and again.diffs == []
+
+
+def test_a_save_made_while_the_new_bytes_are_synced_is_kept_and_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: "a save that lands while the fsync is slow is lost, and fmt reports
+    '1 file(s) reformatted'". The editor's save is made inside the sync of the new bytes,
+    the moment between fmt's first comparison and its rename."""
+    path = tmp_path / "file.yaml"
+    path.write_text("b:   1\na: [1,2]\n", encoding="utf-8")
+    other = tmp_path / "other.yaml"
+    other.write_text("c:   3\n", encoding="utf-8")
+    saved = "b: 1\na: [1, 2]\nc: the author's late edit\n"
+    real_fsync = files.os.fsync
+    syncs: list[int] = []
+
+    def slow_sync(fd: int) -> None:
+        syncs.append(fd)
+        if len(syncs) == 1:  # the first sync: file.yaml's new bytes
+            path.write_text(saved, encoding="utf-8")  # the editor saves meanwhile
+        real_fsync(fd)
+
+    monkeypatch.setattr(files.os, "fsync", slow_sync)
+    result = run_fmt(FmtOptions(paths=(path, other)))
+    assert path.read_text(encoding="utf-8") == saved
+    assert other.read_text(encoding="utf-8") == "c: 3\n"  # the other file still formatted
+    assert [Path(p).name for p in result.changed] == ["other.yaml"]
+    assert [Path(s.display).name for s in result.skipped] == ["file.yaml"]
+    assert "changed while" in result.skipped[0].reason
+    assert result.exit_code == 1
+    assert "1 file(s) reformatted, 0 already formatted, 1 left untouched." in result.summary()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 def test_files_that_do_not_load_are_reported_and_left_alone(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ import pytest
 from dmtool.authoring import format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.engine.dawn_of_madness.campaign import read_campaign
+from dmtool.validation.cache import CACHE_ENV, CACHE_TAG, unframe
 from dmtool.writing.temporaries import PREFIX
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,6 +34,7 @@ KILLS = 2
 CHILD = """
 import os, sys, time
 kill_at = int(os.environ.get("KILL_AT", "-1"))
+kill_mark = os.environ.get("KILL_MARK", "")
 mode = os.environ.get("KILL_MODE", "")
 steps = 0
 
@@ -40,7 +42,7 @@ def mark(step):
     global steps
     sys.stderr.write("@@" + step + "\\n")
     sys.stderr.flush()
-    if steps == kill_at:
+    if steps == kill_at or step == kill_mark:
         time.sleep(120)  # inside the chosen step: the test kills the process now
     steps += 1
 
@@ -73,17 +75,22 @@ main()
 """
 
 
-def run(command: list[str], cwd: Path, *, kill_at: int | None = None, mode: str = "") -> int:
+def run(command: list[str], cwd: Path, *, kill_at: int | None = None, mode: str = "",
+        kill_mark: str = "") -> int:
     """Run `dmtool COMMAND`; with `kill_at`, SIGKILL it inside its writing step number
-    `kill_at` (counted from 0). Returns the number of steps it announced."""
-    env = dict(os.environ, KILL_AT=str(-1 if kill_at is None else kill_at), KILL_MODE=mode)
+    `kill_at` (counted from 0), with `kill_mark` inside the first step of that name (such
+    as "replace:before"). Returns the number of steps it announced."""
+    if kill_mark:
+        kill_at = 10**6  # the mark decides
+    env = dict(os.environ, KILL_AT=str(-1 if kill_at is None else kill_at), KILL_MODE=mode,
+               KILL_MARK=kill_mark)
     child = subprocess.Popen([sys.executable, "-c", CHILD, *command], cwd=cwd, env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     steps = 0
     for line in child.stderr:
         if line.startswith("@@"):
-            if steps == kill_at:
+            if steps == kill_at or (kill_mark and line.strip() == "@@" + kill_mark):
                 child.send_signal(signal.SIGKILL)
                 break
             steps += 1
@@ -99,7 +106,7 @@ def leftovers(root: Path) -> list[str]:
     found = [p.relative_to(root).as_posix() for p in root.rglob("*")
              if (p.name.startswith(PREFIX) and p.name != ".dmtool-site")
              or p.name.endswith(".tmp") or ".tmp-" in p.name
-             or ".old-" in p.name]
+             or ".old-" in p.name or p.name.startswith("dmtool-site-src-")]
     journals = Path(os.environ["DMTOOL_STATE_DIR"]) / "pending"
     if journals.is_dir():
         found += [f"journal {p.name}" for p in journals.iterdir()]
@@ -108,9 +115,18 @@ def leftovers(root: Path) -> list[str]:
 
 def kill_and_recover(command: list[str], project: Path, reset: Callable[[], None],
                      holds_old_or_new: Callable[[], None], *, modes: tuple[str, ...],
-                     seed: str) -> None:
-    """Kill `command` at random steps; each time check the bytes, then let the next run
-    finish and check that nothing is left behind."""
+                     seed: str, marks: tuple[str, ...] = ()) -> None:
+    """Kill `command` at random steps (and inside the first step named by each of `marks`,
+    in each mode); each time check the bytes, then let the next run finish and check that
+    nothing is left behind."""
+    for mark in marks:
+        for mode in modes:
+            reset()
+            run(command, project, kill_mark=mark, mode=mode)
+            holds_old_or_new()
+            run(command, project, mode=mode)
+            holds_old_or_new()
+            assert leftovers(project) == [], f"left behind after a kill at {mark} ({mode})"
     steps = {}
     for mode in modes:  # each mode takes its own steps (the fallbacks take others)
         reset()
@@ -136,6 +152,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "project"
     content = root / "content"
     content.mkdir(parents=True)
+    # The writers' temporary folder (the site's pages go there) is searched for leftovers too.
+    (root / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(root / "tmp"))
     shutil.copy(REPO / "tests/cases/DM502/the-drowned-map.yaml", content / "map.yaml")
     (content / "map.yaml").write_text(
         (content / "map.yaml").read_text().replace("../../../schemas/", f"{REPO}/schemas/"))
@@ -172,6 +191,61 @@ def test_check_report(project: Path) -> None:
     kill_and_recover(command, project,
                      lambda: report.write_text("the previous report\n"), holds_old_or_new,
                      modes=("", "no-tmpfile"), seed="check")
+
+
+def test_check_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31: "a check killed at the cache rename leaves
+    .dmtool-cache/.check-<salt>.cache.<pid>.tmp; it is never removed". The cache is removed
+    before each run, so that every run claims its folder and saves it (the same steps)."""
+    cache = project / "cache"
+    command = ["check", "content", "--no-daemon"]
+
+    def reset() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    def holds_old_or_new() -> None:
+        for path in cache.iterdir() if cache.is_dir() else []:
+            if path.name == CACHE_TAG[0]:
+                assert path.read_bytes() == CACHE_TAG[1]
+            elif path.name.startswith("check-"):
+                assert unframe(path.read_bytes()) is not None, "a torn cache file"
+            else:  # the .gitignore, or a temporary the next run sweeps (checked below)
+                assert path.name == ".gitignore" or path.name.startswith(PREFIX), path.name
+
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    kill_and_recover(command, project, reset, holds_old_or_new, modes=("", "no-tmpfile"),
+                     seed="cache", marks=("replace:before",))
+
+
+def test_graph_drawing_witnesses_and_cache(project: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """`graph` writes a drawing (replacing the last), witness fixtures (new files only) and
+    what it derived into the check cache."""
+    for source in (REPO / "tests/cases/DM303-condition").glob("*.yaml"):
+        (project / "content" / source.name).write_text(
+            source.read_text().replace("../../../schemas/", f"{REPO}/schemas/"))
+    command = ["graph", "content", "-o", "map.dot", "--witness", "--witness-dir", "witnesses"]
+    monkeypatch.setenv(CACHE_ENV, str(project / "cache"))
+    reference = tmp_path / "reference"
+    shutil.copytree(project, reference, symlinks=True)
+    run(command, reference)
+    drawing = (reference / "map.dot").read_text()
+    expected = {p.name: p.read_bytes() for p in (reference / "witnesses").iterdir()}
+    assert drawing and expected
+
+    def reset() -> None:
+        shutil.rmtree(project / "cache", ignore_errors=True)
+        shutil.rmtree(project / "witnesses", ignore_errors=True)
+        (project / "map.dot").write_text("the previous drawing\n")
+
+    def holds_old_or_new() -> None:
+        assert (project / "map.dot").read_text() in ("the previous drawing\n", drawing)
+        for path in (project / "witnesses").iterdir() if (project / "witnesses").is_dir() else []:
+            if not path.name.startswith(PREFIX):  # a temporary is swept by the next run
+                assert path.read_bytes() == expected[path.name], path.name
+
+    kill_and_recover(command, project, reset, holds_old_or_new, modes=("", "no-tmpfile"),
+                     seed="graph")
 
 
 def test_new_wanderer(project: Path, tmp_path: Path) -> None:

@@ -76,6 +76,24 @@ def test_site_refuses_a_folder_holding_a_content_file_even_if_marked(
     assert fingerprint(project) == before
 
 
+@pytest.mark.parametrize("force", [False, True])
+def test_site_refuses_a_marked_folder_that_does_not_list_its_files(
+        project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        force: bool) -> None:
+    """Issue 31: "a folder holding such a marker (hand-made, or from an older dmtool) and a
+    precious.txt is replaced by `dmtool site content -o oldsite` without --force". Without
+    its list of files a marker proves nothing: such a folder is someone else's."""
+    site = project / "oldsite"
+    site.mkdir()
+    (site / ".dmtool-site").write_text("This folder was built by 'dmtool site'.\n")
+    (site / "precious.txt").write_text("the only copy\n")
+    before = fingerprint(project)
+    code, _, err = dmtool(capsys, monkeypatch, "site", "content", "-o", "oldsite",
+                          *(["--force"] if force else []))
+    assert code == 2 and "will not replace oldsite" in err and "list" in err, err
+    assert fingerprint(project) == before
+
+
 @pytest.mark.parametrize(("output", "why"), [
     ("content/dawn-of-madness/game-rules.yaml", "YAML file"),
     ("content/dawn-of-madness/report.yaml", "read as content"),

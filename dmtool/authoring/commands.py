@@ -20,7 +20,7 @@ from dmtool.loading.collector import collector_paused
 from dmtool.loading.reading import decode, read_bytes
 from dmtool.validation.pipeline import display_path
 from dmtool.validation.schemas import default_schema_dir
-from dmtool.writing import rewrite_file
+from dmtool.writing import ChangedMeanwhile, rewrite_file
 
 DEFAULT_PATHS = (Path("content"),)
 
@@ -122,11 +122,16 @@ def _format_one(path: Path, display: str, options: FmtOptions, order: KeyOrder,
         return
     if after == before:
         return
-    result.changed.append(display)
     if writing:
-        rewrite_file(path, after, expected=raw)  # through a symlink, not over it
+        try:
+            rewrite_file(path, after, expected=raw)  # through a symlink, not over it
+        except ChangedMeanwhile:  # an editor saved meanwhile: the author's bytes win
+            result.skipped.append(Skipped(display, "it changed while dmtool was formatting "
+                                          "it; run the command again"))
+            return
     else:
         result.diffs.append(unified_diff(before, after, display))
+    result.changed.append(display)
 
 
 def unified_diff(before: str, after: str, display: str) -> str:

@@ -1,6 +1,7 @@
 """Running MkDocs on generated pages and putting the result in place without half-built sites.
 
-Pages and the MkDocs configuration go to a private temporary folder; MkDocs builds into a
+Pages and the MkDocs configuration go to a private temporary folder (journaled, so the next
+dmtool removes it after a kill); MkDocs builds into a
 temporary folder beside the output, which `dmtool.writing.replace_folder` then swaps in.
 Only a folder that is missing, empty or marked as an earlier dmtool site is ever replaced,
 and never one holding content, docs/, schemas/, project files or version control.
@@ -11,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +23,7 @@ from mkdocs.exceptions import MkDocsException
 from dmtool.errors import DmtoolError
 from dmtool.sitegen.config import ASSETS, HOOKS, mkdocs_config
 from dmtool.sitegen.pages import Nav, Page
-from dmtool.writing import Marker, check_folder, replace_folder
+from dmtool.writing import Marker, check_folder, private_folder, replace_folder
 
 MARKER = ".dmtool-site"
 MARKER_TEXT = ("This folder was built by 'dmtool site'. The whole folder is replaced on every "
@@ -32,7 +32,7 @@ SITE_MARKER = Marker(MARKER, MARKER_TEXT)
 # The site's own scripts, styles and vendored libraries, copied into every build.
 ASSET_SOURCE = Path(__file__).resolve().parent / "assets"
 HOOKS_TEXT = ('"""MkDocs hooks of a dmtool site (see dmtool.sitegen.hooks)."""\n'
-              "from dmtool.sitegen.hooks import on_page_content  # noqa: F401\n")
+              "from dmtool.sitegen.hooks import on_page_content, on_post_page  # noqa: F401\n")
 
 
 class SiteBuildError(DmtoolError):
@@ -48,10 +48,10 @@ def build_site(pages: list[Page], nav: Nav, *, out: Path, dry_run: bool, force: 
                protected: tuple[Path, ...] = ()) -> list[str]:
     """Build the pages with MkDocs into `out` (or only into a temporary folder when
     `dry_run`); returns MkDocs' warnings as plain messages."""
-    with tempfile.TemporaryDirectory(prefix="dmtool-site-src-") as source:
-        config = _write_sources(Path(source), pages, nav)
+    with private_folder() as source:
+        config = _write_sources(source, pages, nav)
         if dry_run:  # MkDocs builds into the private folder: nothing else is written
-            return _mkdocs(config, Path(source) / "site")
+            return _mkdocs(config, source / "site")
         return replace_folder(out, lambda folder: _mkdocs(config, folder),
                               marker=SITE_MARKER, force=force, keep=protected)
 

@@ -9,6 +9,7 @@ sanitiser and would mangle SVG), where a page holds a placeholder only dmtool ca
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ ATTRIBUTES = {"*": {"class", "id", "title"}, "a": {"href"}, "img": {"src", "alt"
               "details": {"open"}}
 SCHEMES = {"http", "https", "mailto"}
 # The placeholder a generated page writes where a picture goes (see sitegen.maps).
+# The label of a previous/next link (mkdocs-material's footer): the theme escapes the
+# title it is given, which the nav already holds escaped (pages.nav_title).
+FOOTER_LABEL = re.compile(r'(<a [^>]*class="md-footer__link[^"]*" aria-label=")([^"]*)(")')
 PICTURE = re.compile(r'<div class="dmtool-graph( pan-zoom)?" data-graph="([a-z0-9/._-]+\.svg)">'
                      r"\s*</div>")
 
@@ -50,3 +54,12 @@ def _picture(docs: Path, name: str, *, pan_zoom: bool) -> str:
     svg = re.sub(r"<!--.*?-->", "", svg[start:], flags=re.DOTALL) if start >= 0 else ""
     classes = "dmtool-graph pan-zoom" if pan_zoom else "dmtool-graph"
     return f'<div class="{classes}" data-search-exclude>{svg}</div>'
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    """Label the previous/next links with the title as the link shows it: the theme shows
+    the title as HTML and escapes it once more for the label, so the label is the escaped
+    text of the title unescaped (else a quote is read out as '&#x27;')."""
+    return FOOTER_LABEL.sub(
+        lambda m: m[1] + html.escape(html.unescape(html.unescape(m[2])), quote=True) + m[3],
+        output)

@@ -235,8 +235,9 @@ class _Memo:
         of unknown content is never current: such a value is computed again)."""
         return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
                 and are_packed(value[1])
-                and all(type(item) is tuple and len(item) == 2 and item[1] is not None
-                        and self._keys.get(item[0]) == item[1] for item in value[0]))
+                and all(type(item) is tuple and len(item) == 2 and type(item[0]) is str
+                        and type(item[1]) is str and self._keys.get(item[0]) == item[1]
+                        for item in value[0]))
 
 
 class _Context:

@@ -13,13 +13,19 @@ The file is framed: a magic number, a BLAKE2b checksum of the payload, the paylo
 before it is unmarshalled; every entry is checked for its shape when it is used, and an
 entry that fails is dropped and recomputed. Saving writes a new file and renames it over
 the old one, so concurrent runs each leave a whole file (the last one wins).
+
+The folder is the cache's own (`dmtool.writing.owned`): created and tagged by dmtool, or
+found empty. A folder holding anything else (`DMTOOL_CACHE_DIR` pointed at an author's
+folder) is refused before the check starts, and nothing in it is written or deleted; in
+its own folder the cache deletes only cache files it wrote (named `check-<salt>.cache`,
+starting with the magic number) and the temporaries of older versions whose writer is gone.
 """
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,9 @@ from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
 from dmtool.validation.filekeys import Stat, blake2b, code_salt
 from dmtool.values import Value
+from dmtool.writing.errors import WriteFailed, WriteRefused
+from dmtool.writing.owned import OwnedFolder
+from dmtool.writing.temporaries import sweep_leftovers
 
 CACHE_ENV = "DMTOOL_CACHE_DIR"
 NO_CACHE_ENV = "DMTOOL_NO_CACHE"
@@ -43,6 +52,16 @@ KEEP_RUNS = 8
 # RESTAMP_AGE runs of other trees sharing the folder is still never dropped.
 RESTAMP_AGE = KEEP_RUNS // 2
 _SEVERITIES = frozenset(s.value for s in Severity)
+# The tag that makes a folder the cache's own (the cache-directory standard, which backup
+# tools honour, worded as dmtool has always written it) and what its .gitignore says.
+CACHE_TAG = ("CACHEDIR.TAG", b"Signature: 8a477f597d28d172789f06886806bc55\n"
+                             b"# This file is a cache directory tag created by dmtool.\n")
+_IGNORE = b"# Created by dmtool: the check cache.\n*\n"
+# What the cache writes in its folder: its files, and the temporaries of versions before
+# the journal (named by their writer's process id, left behind when it was killed).
+_CACHE_FILE = re.compile(r"check-[0-9a-f]+\.cache")
+_OLD_TEMPORARY = re.compile(r"\.check-[0-9a-f]+\.cache\.([0-9]+)\.tmp")
+_MAGIC_BASE = MAGIC[:-1]  # any format's
 
 
 def default_directory() -> Path | None:
@@ -50,6 +69,12 @@ def default_directory() -> Path | None:
     if os.environ.get(NO_CACHE_ENV):
         return None
     return Path(os.environ.get(CACHE_ENV) or DEFAULT_DIRECTORY)
+
+
+def cache_folder(directory: Path) -> OwnedFolder:
+    """The cache's folder, which it writes only once it is its own (see the module doc)."""
+    return OwnedFolder(directory, tag=CACHE_TAG, ignore=_IGNORE, purpose="the check cache",
+                       advice=f"point {CACHE_ENV} at a new or empty folder, or pass --no-cache")
 
 
 def frame(payload: bytes) -> bytes:
@@ -213,6 +238,10 @@ class CheckCache(Value):
     def open(cls, directory: Path | None, *, schema_dir: Path) -> CheckCache:
         if directory is None:
             return cls(None)
+        cache_folder(directory).check()  # a usage error, before any work
+        # A run killed while saving may have left a temporary here, and this run may save
+        # nothing (it replays): tidy now (a look at an empty folder, most of the time).
+        sweep_leftovers()
         package = Path(__file__).resolve().parents[1]
         cache = cls(directory, code_salt(package, schema_dir, __version__, _FORMAT))
         try:
@@ -364,11 +393,13 @@ class CheckCache(Value):
         except ValueError:  # a memo that is not plain data: not worth failing the run for
             return
         # A read-only tree still gets its report, only slower next time.
-        with contextlib.suppress(OSError):
+        try:
             # Head and payload are written one after the other: joined, the payload would
             # be copied once more at the run's peak of memory (P5).
             _write_replacing(self._file(), frame_head(payload), payload)
             self._dirty = False  # saved: a second save in the same run writes nothing
+        except (WriteFailed, WriteRefused):
+            pass
 
 
 def _recent(entries: dict[str, Any], oldest: int,
@@ -385,33 +416,33 @@ def _recent(entries: dict[str, Any], oldest: int,
 
 
 def _write_replacing(target: Path, *parts: bytes) -> None:
-    """Write beside the target under a name of this process, then rename over it.
+    """Write the cache file into the cache's own folder, then delete the cache's older files.
 
     No fsync: a file torn by a crash fails its checksum and is ignored, which is all a
-    cache needs; and the temporary file is removed whatever happens.
+    cache needs. The temporary is unnamed, or journaled and swept after a kill.
     """
-    directory = target.parent
-    directory.mkdir(parents=True, exist_ok=True)
-    _mark_as_cache(directory)
-    for old in directory.glob("check-*"):
-        if old != target:
-            old.unlink(missing_ok=True)
-    temporary = directory / f".{target.name}.{os.getpid()}.tmp"
+    folder = cache_folder(target.parent)
+    folder.write(target.name, parts)
+    for name in folder.names():
+        if name != target.name:
+            folder.remove(name, _written_by_cache)
+
+
+def _written_by_cache(path: Path) -> bool:
+    """Whether a file of the cache's folder is the cache's own: one of its files (by name
+    and magic number) or an older version's temporary whose writer is gone."""
+    if _CACHE_FILE.fullmatch(path.name):
+        with open(path, "rb") as stream:
+            return stream.read(len(_MAGIC_BASE)) == _MAGIC_BASE
+    old = _OLD_TEMPORARY.fullmatch(path.name)
+    return old is not None and not _alive(int(old.group(1)))
+
+
+def _alive(pid: int) -> bool:
     try:
-        with open(temporary, "wb") as out:
-            for part in parts:
-                out.write(part)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _mark_as_cache(directory: Path) -> None:
-    """Tell git and backup tools to leave the folder alone (as ruff and pytest do)."""
-    ignore = directory / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("# Created by dmtool: the check cache.\n*\n", encoding="utf-8")
-    tag = directory / "CACHEDIR.TAG"
-    if not tag.exists():
-        tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n"
-                       "# This file is a cache directory tag created by dmtool.\n", encoding="utf-8")
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True

@@ -193,11 +193,24 @@ _STANDINGS = frozenset(standing.value for standing in Standing)
 
 
 def is_packed_facts(value: Any) -> bool:
-    """Shape check of packed facts read back from the cache."""
+    """Shape check of packed facts read back from the cache, down to every leaf: a file
+    whose checksum holds may still come from another version or a bug (a cache miss)."""
     return (type(value) is tuple and len(value) == 8 and type(value[0]) is str
             and (value[1] is None or type(value[1]) is str)
             and type(value[2]) is str and value[2] in _STANDINGS
-            and all(type(part) is tuple for part in value[3:8]))
+            and all(type(part) is tuple for part in value[3:8])
+            and all(type(d) is tuple and len(d) == 2 and type(d[0]) is str
+                    and type(d[1]) is str for d in value[3])
+            and all(type(n) is int for n in value[4])
+            and all(type(letter) is str for letter in value[5])
+            and all(type(r) is tuple and len(r) == 3 and _is_parts(r[0])
+                    and type(r[1]) is tuple and all(type(k) is str for k in r[1])
+                    and type(r[2]) is str for r in value[6])
+            and all(_is_parts(b) for b in value[7]))
+
+
+def _is_parts(value: Any) -> bool:
+    return type(value) is tuple and all(type(p) is str or type(p) is int for p in value)
 
 
 def pack_facts(facts: DocumentFacts) -> tuple[Any, ...]:

@@ -106,11 +106,19 @@ def comments_of(document: SourceDocument) -> list[Suppression]:
         COMMENTS_MEMO,
         lambda d: tuple((c.codes, c.reason, c.where.line, c.where.column, c.line)
                         for c in comments(d.text, d.display)),
-        check=lambda value: type(value) is tuple and all(
-            type(v) is tuple and len(v) == 5 for v in value))
+        check=_are_packed_comments)
     path = document.display
     return [Suppression(path, tuple(codes), reason, Location(path, line, column), target)
             for codes, reason, line, column, target in packed]
+
+
+def _are_packed_comments(value: Any) -> bool:
+    """Shape check of the memo read back from the cache, down to every leaf."""
+    return type(value) is tuple and all(
+        type(v) is tuple and len(v) == 5 and type(v[0]) is tuple
+        and all(type(code) is str for code in v[0]) and type(v[1]) is str
+        and type(v[2]) is int and type(v[3]) is int and (v[4] is None or type(v[4]) is int)
+        for v in value)
 
 
 def comments(text: str, path: str) -> list[Suppression]:

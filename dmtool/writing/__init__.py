@@ -7,8 +7,11 @@ Every command that writes goes through here (see status-writers.md for the API):
 - `rewrite_file(path, data, expected=...)`: a new version of a file just read (fmt,
   new's edits, campaign state); refused if the file changed meanwhile;
 - `replace_folder(out, build, marker=...)`: a whole built folder (the site);
+- `owned.OwnedFolder`: a folder only dmtool writes (the check cache): claimed only when
+  missing or empty, tagged, and emptied only of what dmtool wrote;
 - `check_writable(path)`: fail before long work rather than after it;
 - `exclusive(path)`: a lock held across read-change-write;
+- `private_folder()`: a journaled temporary folder for work files (the site's pages);
 - `sweep_leftovers()`: at the start of a command that writes, tidy after killed runs.
 
 Refusals raise `WriteRefused`, system errors `WriteFailed` (both UsageError: one line,
@@ -29,7 +32,7 @@ from dmtool.writing.files import (
 )
 from dmtool.writing.folders import Marker, check_folder, replace_folder
 from dmtool.writing.lock import exclusive
-from dmtool.writing.temporaries import sweep_leftovers
+from dmtool.writing.temporaries import private_folder, sweep_leftovers
 
 __all__ = [
     "AlreadyExists",
@@ -42,6 +45,7 @@ __all__ = [
     "check_writable",
     "create_file",
     "exclusive",
+    "private_folder",
     "replace_folder",
     "rewrite_file",
     "sweep_leftovers",

@@ -56,7 +56,7 @@ def write_report(path: Path, data: str | bytes, *, content_roots: Iterable[Path]
                 stream.write(payload)
             return
         target.parent.mkdir(parents=True, exist_ok=True)
-        _replace(target, payload, info)
+        replace_bytes(target, payload, info)
     except OSError as exc:
         raise write_failed(path, exc) from None
 
@@ -86,7 +86,7 @@ def create_file(path: Path, data: str | bytes) -> None:
         raise AlreadyExists(f"{path.as_posix()} already exists; dmtool never replaces it")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _create(target, _bytes(data))
+        create_bytes(target, _bytes(data))
     except FileExistsError:
         raise AlreadyExists(f"{path.as_posix()} already exists; dmtool never replaces it") \
             from None
@@ -95,7 +95,8 @@ def create_file(path: Path, data: str | bytes) -> None:
 
 
 def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
-    """Replace the file at `path` (its target, if a link) provided it still holds `expected`."""
+    """Replace the file at `path` (its target, if a link) provided it still holds `expected`:
+    compared before the new bytes are written, and again just before they are renamed in."""
     target = real(path)
     why = project_reason(target)
     if why:
@@ -105,10 +106,14 @@ def rewrite_file(path: Path, data: str | bytes, *, expected: bytes) -> None:
         if info is None or not stat.S_ISREG(info.st_mode):
             raise ChangedMeanwhile(f"{path.as_posix()} is no longer a regular file; "
                                    "it was left as it is")
+        changed = ChangedMeanwhile(f"{path.as_posix()} changed while dmtool was working on "
+                                   "it; it was left as it is; run the command again")
         if target.read_bytes() != expected:
-            raise ChangedMeanwhile(f"{path.as_posix()} changed while dmtool was working on it; "
-                                   "it was left as it is; run the command again")
-        _replace(target, _bytes(data), info)
+            raise changed
+        try:
+            replace_bytes(target, _bytes(data), info, expected=expected)
+        except ChangedMeanwhile:
+            raise changed from None
     except OSError as exc:
         raise write_failed(path, exc) from None
 
@@ -169,37 +174,57 @@ def _open_temporary(folder: Path, mode: int) -> tuple[int, Path | None]:
     return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), temp
 
 
-def _fill(fd: int, data: bytes, info: os.stat_result | None) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+def _fill(fd: int, data: bytes | tuple[bytes, ...], info: os.stat_result | None, *,
+          sync: bool = True) -> None:
+    for part in (data,) if isinstance(data, bytes) else data:
+        view = memoryview(part)
+        while view:
+            view = view[os.write(fd, view):]
     if info is not None:
         os.fchmod(fd, stat.S_IMODE(info.st_mode))
         if hasattr(os, "geteuid") and os.geteuid() == 0 and info.st_uid != 0:
             os.fchown(fd, info.st_uid, info.st_gid)  # root keeps an author's file theirs
     else:
         os.fchmod(fd, 0o666 & ~_umask())
-    os.fsync(fd)
+    if sync:
+        os.fsync(fd)
 
 
-def _replace(target: Path, data: bytes, info: os.stat_result | None) -> None:
+def replace_bytes(target: Path, data: bytes | tuple[bytes, ...], info: os.stat_result | None,
+                  *, expected: bytes | None = None, sync: bool = True) -> None:
+    """Put `data` (bytes, or parts written one after another) at `target` by rename: the
+    mechanics only, the caller has judged the path. With `expected`, the file is compared
+    again just before the rename (the fill and its sync may take long, and an editor may
+    save meanwhile): ChangedMeanwhile, and nothing replaced, if it no longer holds that."""
     fd, temp = _open_temporary(target.parent, 0o600)
     try:
-        _fill(fd, data, info)
+        _fill(fd, data, info, sync=sync)
         if temp is None:
             temp = target.parent / journal().name(".tmp")
             journal().record(file=str(temp))
             _link_unnamed(fd, temp)
+        if expected is not None and _read_or_none(target) != expected:
+            raise ChangedMeanwhile(f"{target.name} changed while dmtool was writing it")
         os.replace(temp, target)
         temp = None
     finally:
         os.close(fd)
         if temp is not None and os.path.lexists(temp):
             os.unlink(temp)
-    _sync_folder(target.parent)
+    if sync:
+        _sync_folder(target.parent)
 
 
-def _create(target: Path, data: bytes) -> None:
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def create_bytes(target: Path, data: bytes) -> None:
+    """Link a new file holding `data` at `target`, never over anything (FileExistsError):
+    the mechanics only, the caller has judged the path."""
     fd, temp = _open_temporary(target.parent, 0o600)
     try:
         _fill(fd, data, None)

@@ -1,7 +1,8 @@
 """Replacing a whole output folder (the site) with a freshly built one, safely.
 
 A folder is replaced only if dmtool built it: it is missing, empty, or carries dmtool's
-marker file, which lists every file of that build. With or without `force`, a folder is
+marker file, which lists every file of that build (a marker without that list proves
+nothing: the folder counts as someone else's). With or without `force`, a folder is
 never replaced when it is (or holds) the working folder, the content, version control,
 the project's files, docs/ or schemas/, or a YAML file the build did not write. `force`
 only lets a folder dmtool built go although files were added to it since.
@@ -15,27 +16,32 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from dmtool.values import Frozen
 from dmtool.writing.errors import WriteRefused, write_failed
 from dmtool.writing.guard import holds, project_reason, real, tree_reason
-from dmtool.writing.temporaries import journal, make_folder
+from dmtool.writing.temporaries import journal, make_folder, remove_tree
 
 T = TypeVar("T")
 _MANIFEST = "# Files of this build (dmtool checks them before replacing the folder):"
 _SHOWN = 3
 
 
-@dataclass(frozen=True)
-class Marker:
-    """The file that says 'dmtool built this folder': its name and its explanation."""
+class Marker(Frozen):
+    """The file that says 'dmtool built this folder': its name and its explanation.
+    (Written out, not a dataclass: start-up cost, see dmtool/values.py; the check cache
+    imports dmtool.writing.)"""
 
+    __slots__ = _fields = ("name", "text")
     name: str
     text: str
+
+    def __init__(self, name: str, text: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "text", text)
 
 
 def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, force: bool = False,
@@ -64,7 +70,7 @@ def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, for
     except OSError as exc:
         raise write_failed(out, exc) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_tree(staging)
     return result
 
 
@@ -115,8 +121,12 @@ def _check_contents(target: Path, marker: Marker, force: bool) -> str | None:
                 foreign.append(path)
     if guarded:
         return f"it holds {_some(guarded)}, which dmtool never deletes"
-    if listed is None and not (target / marker.name).is_file() and foreign:
-        return (f"it is not empty and dmtool did not build it (it has no {marker.name} file); "
+    if listed is None and foreign:
+        # A marker without its list of files (hand-made, or an older dmtool's) proves
+        # nothing: what the folder holds may be anyone's.
+        why = (f"its {marker.name} file does not list the files dmtool built"
+               if (target / marker.name).is_file() else f"it has no {marker.name} file")
+        return (f"it is not empty and dmtool did not build it ({why}); "
                 "choose a new or empty folder with -o")
     if foreign and listed is not None and not force:
         return (f"dmtool built it, but {_some(foreign)} were added since and would be deleted; "

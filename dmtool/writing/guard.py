@@ -9,6 +9,9 @@ The rules, one per kind of thing an author owns:
   so only the commands whose job is content (fmt, new, play's state file) touch them,
   and only through the narrow operations in `dmtool.writing.files`.
 
+A folder dmtool keeps for itself (the check cache) is written only once dmtool has tagged
+it as its own, which it does only to a missing or empty folder (`dmtool.writing.owned`).
+
 Paths are judged where they really are (symbolic links followed), so a link cannot smuggle
 a write into a protected place.
 """

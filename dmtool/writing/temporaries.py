@@ -16,8 +16,8 @@ import atexit
 import contextlib
 import json
 import os
-import shutil
 import stat
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,9 +53,10 @@ class Journal:
         self._count = 0
         self._fd: int | None = None
         self.path: Path | None = None
-        for folder in (state_dir(), _private_temporary_dir()):
+        # The fallback is looked for only when needed: it imports tempfile (slow).
+        for place in (state_dir, _private_temporary_dir):
             with contextlib.suppress(OSError):
-                self._open(folder / "pending")
+                self._open(place() / "pending")
                 break
         atexit.register(self.close)
 
@@ -183,7 +184,7 @@ def _undo(entries: list[dict[str, Any]], token: str) -> None:
         elif "folder" in entry:
             path = Path(entry["folder"])
             if _ours(path, token, folder=True):
-                shutil.rmtree(path, ignore_errors=True)
+                remove_tree(path)
 
 
 def _ours(path: Path, token: str, *, folder: bool) -> bool:
@@ -204,13 +205,37 @@ def _ours(path: Path, token: str, *, folder: bool) -> bool:
         return False
 
 
-def make_folder(parent: Path) -> Path:
+def make_folder(parent: Path, *, mode: int = 0o755) -> Path:
     """A journaled temporary folder in `parent`: marked as dmtool's and ignored by git."""
     record = journal()
     path = parent / record.name(".tmp")
     record.record(folder=str(path))
-    path.mkdir(mode=0o755)
+    path.mkdir(mode=mode)
     (path / FOLDER_MARKER).write_text(record.token + "\n", encoding="utf-8")
     # Whatever happens before the sweep, `git add .` leaves the folder out.
     (path / ".gitignore").write_text("# dmtool's temporary folder\n*\n", encoding="utf-8")
     return path
+
+
+@contextlib.contextmanager
+def private_folder() -> Iterator[Path]:
+    """A journaled temporary folder of this user's in the system's temporary folder, removed
+    on leaving (and by the next dmtool, if this one is killed meanwhile)."""
+    import tempfile  # only the site needs it: tempfile is slow to import
+
+    path = make_folder(Path(tempfile.gettempdir()), mode=0o700)
+    try:
+        yield path
+    finally:
+        remove_tree(path)
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a temporary folder of dmtool's, whatever it holds (errors ignored)."""
+    # Imported here: shutil is slow to import, and a check (whose cache imports this
+    # module) deletes no folder.
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+

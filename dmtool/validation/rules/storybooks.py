@@ -68,7 +68,7 @@ def _are_facts(value: Any) -> bool:
                     and type(v[1]) is int and type(v[2]) is int and type(v[3]) is str
                     for v in value[2])
             and type(value[3]) is dict
-            and all(type(v) is str for v in value[3].values()))
+            and all(type(k) is int and type(v) is str for k, v in value[3].items()))
 
 
 def _endings(book: SourceDocument, entries: list[Any], first: dict[int, int],

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from dmtool.balance.causes import causes
 from dmtool.balance.decisive import decisive_items
 from dmtool.balance.games import Bundle
 from dmtool.balance.pool import RunResult
 from dmtool.balance.stats import mean, wilson
 from dmtool.balance.summary import exact_chance
 from dmtool.balance.tally import FINALE, Tally
+from dmtool.balance.test_effects import test_effects
 from dmtool.engine.dawn_of_madness.constants import ENDINGS
 
 LEAST = 10  # entries reached least, listed
@@ -104,6 +106,8 @@ def configuration(tally: Tally, bundle: Bundle, label: str, config: dict[str, An
         "deaths": _histogram(tally.deaths), "withered": _histogram(tally.withered),
         "scores": _scores(tally), "entries": _entries(tally, bundle),
         "tests": _tests(tally, bundle), "decisive": decisive_items(tally),
+        "causes": causes(tally, bundle.catalog.entries),
+        "test_effects": test_effects(tally, bundle.catalog.entries),
     }
 
 

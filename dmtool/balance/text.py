@@ -4,29 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from dmtool.balance.causes_text import cause_lines, test_effect_lines
 from dmtool.balance.stats import format_p
+from dmtool.balance.wording import interval, percent, words
 
-FAILURE_WORDS = {"all_wanderers_dead": "all wanderers dead",
-                 "tenth_round": "the tenth round ended",
-                 "fourth_withered": "a fourth Withered card"}
-
-
-def words(label: str) -> str:
-    """An outcome label as an author reads it ('failed: tenth_round' -> 'failed: the
-    tenth round ended')."""
-    if label.startswith("failed: "):
-        reason = label.removeprefix("failed: ")
-        return f"failed: {FAILURE_WORDS.get(reason, reason)}"
-    return label
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def interval(ci: list[float]) -> str:
-    return f"[{percent(ci[0])}, {percent(ci[1])}]"
-
+__all__ = ["interval", "percent", "render_text", "replay_hint", "words"]
 
 def replay_hint(report: dict[str, Any], section: dict[str, Any]) -> str:
     """The `dmtool play` options that replay one of this configuration's games."""
@@ -174,7 +156,8 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append(f"== {section['label']}: {section['games']:,} games, "
                      f"{section['steps_per_game']:.0f} engine steps a game ==")
         lines.append(f"  (replay any game: {replay_hint(report, section)} --seed N)")
-        for part in (_outcomes, _length, _scores, _entries, _tests, _decisive):
+        for part in (_outcomes, _length, _scores, _entries, _tests, _decisive, cause_lines,
+                     test_effect_lines):
             lines += part(section)
         lines.append("")
     if "against" in report:

@@ -1,0 +1,114 @@
+"""`dmtool balance` says why games end as they do: causes of every outcome from the games'
+event logs, rule-made associations left out with the rule named, and a deadly test planted
+in a copy of the sample found first."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from dmtool.balance.causes import CLOCK_RULE, DEATH_RULE, causes
+from dmtool.balance.run import BalanceOptions, run_balance
+from dmtool.balance.summary import GameSummary
+from dmtool.balance.tally import Tally
+from dmtool.balance.text import render_text
+from dmtool.model.content_index import default_content_dir
+
+CONTENT = default_content_dir()
+STORYBOOK = Path("wanderers/hollis-brandt/storybook.yaml")
+# The Floating Pew's test (entry 202), made harder and its fail branch to kill every
+# wanderer.
+PEW_FAIL = """                  roll: {yellow: [skull]}
+                  pass:
+                    - goto: 203
+                  fail:
+                    - gain_condition: {type: lightheaded}
+                    - end: encounter
+"""
+DEADLY = """                  roll: {yellow: [skull, skull]}
+                  pass:
+                    - goto: 203
+                  fail:
+                    - all_wanderers:
+                        - lose_health: 10
+                    - end: encounter
+"""
+
+
+def _named(row: dict[str, object]) -> list[str]:
+    return [str(row["feature"]), *row["same"]]  # type: ignore[misc]
+
+
+def _storybook(names: list[str]) -> bool:
+    return any(n.startswith(("entry ", "test at entry ")) for n in names)
+
+
+def test_every_failure_of_the_sample_names_an_entry_or_test_with_its_effect() -> None:
+    report = run_balance(BalanceOptions(content=CONTENT, games=200, jobs=2)).report
+    section = report["configurations"][0]
+    outcomes = {o["outcome"]: o for o in section["causes"]["outcomes"]}
+    assert set(outcomes) == {o["outcome"] for o in section["outcomes"] if o["games"]}
+    failures = [name for name in outcomes if name.startswith("failed")]
+    assert len(failures) >= 3
+    for name in failures:
+        rows = [r for r in outcomes[name]["causes"] if _storybook(_named(r))]
+        assert rows, name
+        low, high = rows[0]["difference_ci"]
+        assert 0 < low <= rows[0]["difference"] <= high
+    text = render_text(report)
+    assert "Causes: what the games met before each outcome" in text
+    assert "Storybook tests: each outcome when the first try passed" in text
+
+
+def test_a_deadly_test_planted_in_a_copy_of_the_sample_is_ranked_first(tmp_path: Path) -> None:
+    copy = tmp_path / "content"
+    shutil.copytree(CONTENT, copy)
+    book = copy / STORYBOOK
+    text = book.read_text(encoding="utf-8")
+    assert text.count(PEW_FAIL) == 1
+    book.write_text(text.replace(PEW_FAIL, DEADLY), encoding="utf-8")
+    report = run_balance(BalanceOptions(content=copy, games=200, jobs=2)).report
+    section = report["configurations"][0]
+    dead = next(o for o in section["causes"]["outcomes"]
+                if o["outcome"] == "failed: all_wanderers_dead")
+    first = dead["causes"][0]
+    assert first["feature"] == "test at entry 202 (yellow skull, yellow skull) failed"
+    assert first["sure"] and first["title"] == "The Floating Pew"
+    # The tests' table weighs it by its first try, every outcome with its interval.
+    pew = next(t for t in section["test_effects"] if t["where"] == "entry 202")
+    died = pew["outcomes"]["failed: all_wanderers_dead"]
+    assert pew["failed_games"] >= 10 and died["difference_ci"][0] <= died["difference"]
+
+
+def _game(seed: int, outcome: str, detail: str, rounds: int,
+          features: tuple[tuple[str, int], ...], by_death: tuple[str, ...] = ()) -> GameSummary:
+    return GameSummary(seed=seed, outcome=outcome, detail=detail, rounds=rounds,
+                       finale_rounds=0, deaths=0, withered=0, scores=(), entries=(), tests=(),
+                       items=(), steps=1, features=features, by_death=by_death)
+
+
+def test_what_a_rule_makes_go_with_an_outcome_is_left_out_and_the_rule_named() -> None:
+    tally = Tally()
+    crown = "malformation: the-man-on-the-crown"
+    for seed in range(200):
+        dead = seed % 4 == 0
+        met: tuple[tuple[str, int], ...] = (("entry 1", 1),)
+        if seed % 2:  # a clock: read in round 9 by every game that lasts nine rounds
+            met += (("entry 9", 9),)
+        if dead:  # the death spawned the malformation: it stands for the death
+            met += ((crown, 3),)
+        if seed % 5 == 0:  # a storybook fail_stage at entry 10
+            tally.add(_game(seed, "failed", "storybook entry 10", 10, met + (("entry 10", 10),),
+                            (crown,) if dead else ()))
+            continue
+        tally.add(_game(seed, "failed" if dead else "ending A",
+                        "all_wanderers_dead" if dead else "conclusion 331",
+                        5 if dead else 9 + seed % 2, met, (crown,) if dead else ()))
+    report = causes(tally, {})
+    rules = {r["rule"]: r["features"] for r in report["rules"]}
+    assert rules[DEATH_RULE] == [crown]
+    assert "entry 1" in rules[CLOCK_RULE.format(round=1)]
+    named = {f for o in report["outcomes"] for r in o["causes"] for f in _named(r)}
+    assert crown not in named and "entry 1" not in named
+    fail_stage = next(o for o in report["outcomes"] if o["outcome"] == "failed: storybook entry 10")
+    assert [x["feature"] for x in fail_stage["left_out"]] == ["entry 10"]

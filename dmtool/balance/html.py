@@ -7,8 +7,10 @@ import json
 from html import escape
 from typing import Any
 
-from dmtool.balance.charts import histogram, rate_bars, score_lines
+from dmtool.balance.causes_text import diverges, feature, points
+from dmtool.balance.charts import difference_bars, histogram, rate_bars, score_lines
 from dmtool.balance.stats import format_p
+from dmtool.balance.tally import FINALE
 from dmtool.balance.text import interval, percent, replay_hint, words
 
 STYLE = """
@@ -33,9 +35,10 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int]) -> str:
 
 def _outcomes(section: dict[str, Any]) -> str:
     rows = [[escape(words(o["outcome"])), escape(o["title"]), percent(o["rate"]),
-             interval(o["ci"]), f"{o['games']:,}", str(o["example_seed"])]
+             interval(o["ci"]), f"{o['games']:,}",
+             "never reached" if o["example_seed"] is None else str(o["example_seed"])]
             for o in section["outcomes"]]
-    chart = rate_bars([(words(o["outcome"]), o["rate"], o["ci"][0], o["ci"][1])
+    chart = rate_bars([(words(o["outcome"]), o["rate"], o["ci"][0], o["ci"][1], o["games"])
                        for o in section["outcomes"] if o["level"] < 2],
                       "Outcomes (bar: share of games; whisker: 95% Wilson interval)")
     return (f'<div class="chart">{chart}</div>' + _table(
@@ -49,7 +52,14 @@ def _length(section: dict[str, Any]) -> str:
     if section["finale_rounds"]["histogram"]:
         parts.append(histogram(section["finale_rounds"]["histogram"],
                                "Finale rounds (games that reached it)", "finale rounds"))
-    parts.append(histogram(section["deaths"]["histogram"], "Deaths a game", "deaths"))
+    if section["withered_is_deaths"]:  # one measure, one figure
+        parts.append(histogram(section["deaths"]["histogram"],
+                               "Deaths a game (each gave a Withered card; no game had another)",
+                               "deaths = Withered cards"))
+    else:
+        parts.append(histogram(section["deaths"]["histogram"], "Deaths a game", "deaths"))
+        parts.append(histogram(section["withered"]["histogram"], "Withered cards a game",
+                               "Withered cards"))
     text = (f"<p>{section['rounds']['mean']:.1f} wanderer-stage rounds, "
             f"{section['deaths']['mean']:.2f} deaths and {section['withered']['mean']:.2f} "
             "Withered cards a game on average.</p>")
@@ -77,7 +87,8 @@ def _entries(section: dict[str, Any]) -> str:
 
 def _tests(section: dict[str, Any]) -> str:
     rows = [[escape(f"{t['where']} {t['title']}".strip()), escape(t["need"]),
-             f"{t['tries']:,}", f"{t['failed']:,}", percent(t["observed"]["rate"]),
+             f"{t['tries']:,}", f"{t['failed']:,}",
+             f"{percent(t['observed']['rate'])} {interval(t['observed']['ci'])}",
              percent(t["exact_rolled"]), percent(t["exact_at_start"])]
             for t in section["tests"]]
     return ('<p class="note">passed: with help, stored domains and cards; dice: exact '
@@ -97,17 +108,60 @@ def _decisive(section: dict[str, Any]) -> str:
                                   rows, {3, 4}))
 
 
+def _causes(section: dict[str, Any]) -> str:
+    parts = ['<p class="note">What the games met before each outcome, against the games still '
+             "playing then without it; * sure after Holm's correction. Association, not "
+             "proof.</p>"]
+    for outcome in section["causes"]["outcomes"]:
+        head = f"{words(outcome['outcome'])} ({outcome['games']:,} games)"
+        if outcome["level"] < 2:
+            head += f"; {diverges(outcome)}"
+        rows = [[("* " if r["sure"] else "") + escape(feature(r)), escape(r["among"]),
+                 f"{percent(r['with']['rate'])} of {r['with']['games']:,}",
+                 f"{percent(r['without']['rate'])} of {r['without']['games']:,}",
+                 f"{points(r['difference'])} [{points(r['difference_ci'][0])}, "
+                 f"{points(r['difference_ci'][1])}]"] for r in outcome["causes"]]
+        parts.append(f"<h4>{escape(head)}</h4>" + (_table(
+            ["met before it", "among", "with it", "without", "change (points)"], rows,
+            {2, 3, 4}) if rows else "<p>Nothing met before it went surely with it.</p>"))
+    for rule in section["causes"]["rules"]:
+        parts.append(f'<p class="note">Left out by rule: {escape(", ".join(rule["features"]))}: '
+                     f"{escape(rule['rule'])}.</p>")
+    return "".join(parts)
+
+
+def _side_by_side(sections: list[dict[str, Any]]) -> str:
+    """Every configuration's finale and ending rates in one table, each row a link to its
+    section (a report of many configurations is long)."""
+    names = [FINALE] + sorted({o["outcome"] for s in sections for o in s["outcomes"]
+                               if o["level"] == 1})
+    rows = []
+    for number, section in enumerate(sections):
+        by = {o["outcome"]: o for o in section["outcomes"]}
+        cells = [f"{percent(by[n]['rate'])} {interval(by[n]['ci'])}" if n in by else "" for n in names]
+        rows.append([f'<a href="#configuration-{number}">{escape(section["label"])}</a>',
+                     f"{section['games']:,}", *cells])
+    return ('<h2 id="configurations">Configurations side by side</h2>'
+            + _table(["configuration", "games", *map(escape, names)], rows,
+                     set(range(1, len(names) + 2))))
+
+
 def _changes(against: dict[str, Any]) -> str:
     parts = [f"<h2>Changes against {escape(against['path'])}</h2>"
              f'<p class="note">{escape(against["test"])}.</p>']
     for section in against["configurations"]:
         moved = [c for c in section["changes"] if c["only_before"] or c["only_after"]]
         rows = [[escape(words(c["outcome"])), percent(c["before"]["rate"]),
-                 percent(c["after"]["rate"]), format_p(c["p"]),
-                 "yes" if c["significant"] else "no"] for c in moved]
+                 percent(c["after"]["rate"]), f"{100 * c['difference']:+.1f}",
+                 f"[{100 * c['difference_ci'][0]:+.1f}, {100 * c['difference_ci'][1]:+.1f}]",
+                 format_p(c["p"]), "yes" if c["significant"] else "no"] for c in moved]
+        chart = difference_bars(
+            [(words(c["outcome"]), c["difference"], *c["difference_ci"]) for c in moved],
+            "Change in each outcome's share (bar; whisker: 95% interval on the paired games)")
         parts.append(f"<h3>{escape(section['label'])}: {section['games']:,} paired games</h3>"
-                     + _table(["outcome", "before", "after", "p", "significant"], rows,
-                              {1, 2, 3}))
+                     + (f'<div class="chart">{chart}</div>' if moved else "")
+                     + _table(["outcome", "before", "after", "change (points)", "95% interval",
+                               "p", "significant"], rows, {1, 2, 3, 4}))
     return "".join(parts)
 
 
@@ -121,15 +175,23 @@ def render_fragment(report: dict[str, Any]) -> str:
     if report["interrupted"]:
         parts.append(f"<p><strong>Interrupted:</strong> the figures cover the "
                      f"{report['finished']:,} games that finished.</p>")
-    for section in report["configurations"]:
-        parts.append(f"<h2>{escape(section['label'])}: {section['games']:,} games</h2>"
+    sections = report["configurations"]
+    if len(sections) > 1:
+        parts.append(_side_by_side(sections))
+    for number, section in enumerate(sections):
+        parts.append(f'<h2 id="configuration-{number}">{escape(section["label"])}: '
+                     f"{section['games']:,} games</h2>"
                      f'<p class="note">Replay any game: <code>'
                      f"{escape(replay_hint(report, section))} --seed N</code></p>")
         for head, part in (("Outcomes", _outcomes), ("Length", _length),
                            ("Scores over time", _scores), ("Entries", _entries),
                            ("Tests failed most often", _tests),
-                           ("Cards and codas that went with an outcome", _decisive)):
+                           ("Cards and codas that went with an outcome", _decisive),
+                           ("Causes of each outcome", _causes)):
             parts.append(f"<h3>{head}</h3>{part(section)}")
+        if len(sections) > 1:
+            parts.append('<p class="note"><a href="#configurations">back to the '
+                         "configurations</a></p>")
     if "against" in report:
         parts.append(_changes(report["against"]))
     return '<section class="dmtool-balance">' + "".join(parts) + "</section>"

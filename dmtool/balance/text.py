@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.balance.causes_text import cause_lines, test_effect_lines
+from dmtool.balance.causes_text import cause_lines, points, test_effect_lines
 from dmtool.balance.stats import format_p
 from dmtool.balance.wording import interval, percent, words
 
@@ -32,8 +32,12 @@ def _outcomes(section: dict[str, Any]) -> list[str]:
             title = f"  {o['title']}" if o["title"] else ""
             lines.append(f"    {words(o['outcome']):<{width}}  {percent(o['rate']):>6} "
                          f"{interval(o['ci']):<17} {_games(o['games'])}  "
-                         f"seed {o['example_seed']}{title}")
+                         f"{_seed(o['example_seed'])}{title}")
     return lines
+
+
+def _seed(seed: int | None) -> str:
+    return "never reached" if seed is None else f"seed {seed}"
 
 
 def _games(count: int) -> str:
@@ -48,9 +52,12 @@ def _length(section: dict[str, Any]) -> list[str]:
     if finale["histogram"]:
         lines.append(f"  Finale: {finale['mean']:.1f} rounds on average "
                      f"(by round: {_hist(finale['histogram'])})")
+    same = (" (each death gives one, and no game had another)"
+            if section["withered_is_deaths"] else
+            f" ({_hist(section['withered']['histogram'])})")
     lines.append(f"  Deaths: {section['deaths']['mean']:.2f} a game "
                  f"({_hist(section['deaths']['histogram'])}); Withered cards: "
-                 f"{section['withered']['mean']:.2f} a game")
+                 f"{section['withered']['mean']:.2f} a game{same}")
     return lines
 
 
@@ -92,7 +99,8 @@ def _tests(section: dict[str, Any]) -> list[str]:
     for t in section["tests"]:
         where = f"{t['where']} {t['title']}".strip()
         lines.append(f"    {where[:40]:<40} {t['need'][:34]:<34} {t['tries']:>7,} tries "
-                     f"{t['failed']:>7,} failed  passed {percent(t['observed']['rate']):>6}  "
+                     f"{t['failed']:>7,} failed  passed {percent(t['observed']['rate']):>6} "
+                     f"{interval(t['observed']['ci']):<17}"
                      f"dice {percent(t['exact_rolled']):>6}  start "
                      f"{percent(t['exact_at_start']):>6}")
     return lines
@@ -136,8 +144,10 @@ def _changes(against: dict[str, Any]) -> list[str]:
         moved = [c for c in section["changes"] if c["only_before"] or c["only_after"]]
         for change in moved:
             mark = "  (significant)" if change["significant"] else ""
+            low, high = change["difference_ci"]
             lines.append(f"  {words(change['outcome'])}: {percent(change['before']['rate'])} -> "
-                         f"{percent(change['after']['rate'])} ({format_p(change['p'])}){mark}")
+                         f"{percent(change['after']['rate'])}, {points(change['difference'])} "
+                         f"points [{points(low)}, {points(high)}] ({format_p(change['p'])}){mark}")
         if not moved:
             lines.append("  no outcome changed in any game")
     return lines

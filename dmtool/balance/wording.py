@@ -17,6 +17,9 @@ def words(label: str) -> str:
 
 
 def percent(value: float) -> str:
+    """'12.3%'; a rate under 1% keeps two decimals ('0.19%': a rare ending's upper bound)."""
+    if 0 < value < 0.01:
+        return f"{100 * value:.2f}%"
     return f"{100 * value:.1f}%"
 
 

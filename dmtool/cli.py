@@ -528,10 +528,12 @@ def _jobs(value: str) -> int | None:
               help="Also write a self-contained HTML report with charts. Example: --html balance.html")
 @click.option("--json", "json_path", type=_FILE_PATH, default=None,
               help="Also write the report as JSON. Example: --json balance.json")
+@click.option("--visits", type=_FILE_PATH, default=None,
+              help="Also write per-entry and per-option visit counts as CSV. Example: --visits visits.csv")
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
             players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
-            json_path: Path | None) -> None:
+            json_path: Path | None, visits: Path | None) -> None:
     """Play many seeded games of a wanderer on every core and report what they reach.
 
     Outcomes with 95% intervals, game length, deaths, ending scores over the rounds, the
@@ -543,7 +545,7 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     from dmtool.balance.run import BalanceOptions
     from dmtool.commands.balance import BalanceRequest, balance_command
 
-    if html is not None or json_path is not None:
+    if html is not None or json_path is not None or visits is not None:
         _tidy()
     try:
         counts = tuple(int(p) for p in _listed(players)) or (1,)
@@ -553,7 +555,8 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
         jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler)
-    sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path)))
+    sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path,
+                                            visits=visits)))
 
 
 @cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site\n\n"

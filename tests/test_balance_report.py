@@ -5,12 +5,17 @@ with intervals."""
 
 from __future__ import annotations
 
+import csv
 import re
+from pathlib import Path
+
+from click.testing import CliRunner
 
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.stats import wilson
 from dmtool.balance.text import render_text
+from dmtool.cli import cli
 from dmtool.model.content_index import default_content_dir
 
 CONTENT = default_content_dir()
@@ -44,3 +49,18 @@ def test_the_report_lists_what_no_game_reached_and_draws_every_measure_once() ->
     changes = report["against"]["configurations"][0]["changes"]
     assert all(c["difference_ci"] == [0.0, 0.0] and c["difference"] == 0.0 for c in changes)
     assert first["label"].startswith("first")
+
+
+def test_visits_are_written_as_csv_for_a_spreadsheet(tmp_path: Path) -> None:
+    out = tmp_path / "visits.csv"
+    result = CliRunner().invoke(cli, ["balance", "--games", "6", "--jobs", "1", "--content",
+                                      str(CONTENT), "--visits", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    entries = [r for r in rows if r["kind"] == "entry"]
+    options = [r for r in rows if r["kind"] == "option"]
+    assert {r["entry"] for r in entries} >= {"1", "2", "138"}  # read or not, every entry
+    first = next(r for r in entries if r["entry"] == "1")
+    assert first["games"] == "6" and first["share of games"] == "1.0"
+    assert int(first["times"]) >= 6 and first["title or option"] == "The Bell Under the Water"
+    assert options and all(int(r["times"]) >= int(r["games"]) >= 1 for r in options)

@@ -528,12 +528,17 @@ def _jobs(value: str) -> int | None:
               help="Also write a self-contained HTML report with charts. Example: --html balance.html")
 @click.option("--json", "json_path", type=_FILE_PATH, default=None,
               help="Also write the report as JSON. Example: --json balance.json")
+@click.option("--sweep", default=None, metavar="PARAMETER=VALUES",
+              help="Play one parameter at several values on the same seeds and draw each "
+              "outcome's curve: test:ENTRY=1,2,3 (times a test needs its first symbol), score:ENTRY:ENDING=0,1,2 "
+              "(points an entry gives), variant=short,standard,long or players=1,2,3. "
+              "Example: --sweep test:202=1,2,3")
 @click.option("--visits", type=_FILE_PATH, default=None,
               help="Also write per-entry and per-option visit counts as CSV. Example: --visits visits.csv")
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
             players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
-            json_path: Path | None, visits: Path | None) -> None:
+            json_path: Path | None, sweep: str | None, visits: Path | None) -> None:
     """Play many seeded games of a wanderer on every core and report what they reach.
 
     Outcomes with 95% intervals, game length, deaths, ending scores over the rounds, the
@@ -554,7 +559,7 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     options = BalanceOptions(
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
-        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler)
+        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler, sweep=sweep)
     sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path,
                                             visits=visits)))
 

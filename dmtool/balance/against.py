@@ -19,7 +19,9 @@ from dmtool.balance.tally import Tally
 SIGNIFICANT = 0.05
 
 
-def _changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
+def paired_changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
+    """Every outcome's rate in two runs of the same seeds, its paired change with an
+    interval, and McNemar's test, Holm-corrected over the outcomes."""
     old = dict(before.paired)
     new = dict(after.paired)
     seeds = sorted(set(old) & set(new))
@@ -50,6 +52,6 @@ def compare(before: RunResult, after: RunResult, *, path: str) -> dict[str, Any]
             "configurations": [
                 {"label": config.label, "games": len(set(dict(old.paired)) &
                                                      set(dict(new.paired))),
-                 "changes": _changes(old, new)}
+                 "changes": paired_changes(old, new)}
                 for config, old, new in zip(after.configs, before.tallies, after.tallies)]}
 

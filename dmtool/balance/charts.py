@@ -144,3 +144,46 @@ def histogram(counts: dict[str, int], title: str, axis: str) -> str:
                           size=10))
     body.append(_text(left + plot_w / 2, height - 6, axis, anchor="middle", size=11))
     return _svg(height, body, title)
+
+
+PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
+           "#8c8c8c", "#ccb974", "#64b5cd")
+
+
+def sweep_curves(values: Sequence[str], series: Sequence[tuple[str, Sequence[float],
+                                                                Sequence[Sequence[float]]]],
+                 title: str, axis: str) -> str:
+    """One line per outcome over the swept values (rate in 0..1), each with its 95%
+    interval as a shaded band; the y axis in percent, the x axis the values."""
+    left, top, bottom, right = 50, 30, 44, 230
+    height = 300
+    plot_w, plot_h = WIDTH - left - right, height - top - bottom
+    body = [_text(8, 18, title, size=14, weight="bold")]
+
+    def x(i: int) -> float:
+        return left + plot_w * i / max(len(values) - 1, 1)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - v)
+
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" '
+                    f'y2="{y(tick):.1f}" stroke="#ddd" stroke-width="0.5"/>')
+        body.append(_text(left - 6, y(tick) + 4, f"{int(100 * tick)}%", anchor="end", size=10))
+    for i, value in enumerate(values):
+        body.append(_text(x(i), top + plot_h + 16, value, anchor="middle", size=10))
+    body.append(_text(left + plot_w / 2, height - 6, axis, anchor="middle", size=11))
+    for n, (name, rates, bands) in enumerate(series):
+        colour = PALETTE[n % len(PALETTE)]
+        upper = [f"{x(i):.1f},{y(b[1]):.1f}" for i, b in enumerate(bands)]
+        lower = [f"{x(i):.1f},{y(b[0]):.1f}" for i, b in reversed(list(enumerate(bands)))]
+        body.append(f'<polygon points="{" ".join(upper + lower)}" fill="{colour}" '
+                    'fill-opacity="0.15" stroke="none"/>')
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(rates))
+        body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                    'stroke-width="2"/>')
+        body.append(f'<rect x="{WIDTH - right + 14}" y="{top + 18 * n}" width="12" '
+                    f'height="12" fill="{colour}"/>')
+        short = name if len(name) <= 30 else name[:29] + "…"
+        body.append(_text(WIDTH - right + 32, top + 18 * n + 11, short, size=11))
+    return _svg(height, body, title)

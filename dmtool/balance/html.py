@@ -8,7 +8,13 @@ from html import escape
 from typing import Any
 
 from dmtool.balance.causes_text import diverges, feature, points
-from dmtool.balance.charts import difference_bars, histogram, rate_bars, score_lines
+from dmtool.balance.charts import (
+    difference_bars,
+    histogram,
+    rate_bars,
+    score_lines,
+    sweep_curves,
+)
 from dmtool.balance.stats import format_p
 from dmtool.balance.tally import FINALE
 from dmtool.balance.text import interval, percent, replay_hint, words
@@ -146,6 +152,30 @@ def _side_by_side(sections: list[dict[str, Any]]) -> str:
                      set(range(1, len(names) + 2))))
 
 
+def _sweep(sweep: dict[str, Any]) -> str:
+    """Each configuration's outcomes over the swept values, drawn as curves with bands."""
+    parts = [f"<h2>Sweep: {escape(sweep['parameter'])}</h2>"
+             f'<p class="note">{escape(sweep["paired"])}.</p>']
+    for config in sweep["configurations"]:
+        series = [(words(o["outcome"]), o["rate"], o["ci"]) for o in config["outcomes"]]
+        if config.get("test"):
+            series.insert(0, ("passed the swept test", config["test"]["rate"],
+                              config["test"]["ci"]))
+        chart = sweep_curves(sweep["values"], series,
+                             f"{config['label']}: each outcome by {sweep['parameter']}",
+                             sweep["parameter"])
+        rows = [[escape(f"{step['from']} -> {step['to']}"), escape(words(c["outcome"])),
+                 f"{percent(c['before']['rate'])} -> {percent(c['after']['rate'])}",
+                 f"{points(c['difference'])} [{points(c['difference_ci'][0])}, "
+                 f"{points(c['difference_ci'][1])}]", format_p(c["p"])]
+                for step in config["steps"] for c in step["changes"] if c["significant"]]
+        parts.append(f'<h3>{escape(config["label"])}</h3><div class="chart">{chart}</div>'
+                     + (_table(["step", "outcome", "share", "change (points)", "p"], rows,
+                               {2, 3, 4}) if rows else
+                        "<p>No step changed an outcome surely (Holm-corrected).</p>"))
+    return "".join(parts)
+
+
 def _changes(against: dict[str, Any]) -> str:
     parts = [f"<h2>Changes against {escape(against['path'])}</h2>"
              f'<p class="note">{escape(against["test"])}.</p>']
@@ -194,6 +224,8 @@ def render_fragment(report: dict[str, Any]) -> str:
                          "configurations</a></p>")
     if "against" in report:
         parts.append(_changes(report["against"]))
+    if "sweep" in report:
+        parts.insert(3, _sweep(report["sweep"]))
     return '<section class="dmtool-balance">' + "".join(parts) + "</section>"
 
 

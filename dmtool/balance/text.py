@@ -153,6 +153,27 @@ def _changes(against: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _sweep(sweep: dict[str, Any]) -> list[str]:
+    """Each outcome's share at every value of the sweep, one row an outcome."""
+    lines = [f"Sweep over {sweep['parameter']} ({sweep['paired']}):"]
+    for config in sweep["configurations"]:
+        lines.append(f"== {config['label']} ==")
+        lines.append(f"  {'value':<34}" + "".join(f"{v:>9}" for v in sweep["values"]))
+        series = [(words(o["outcome"]), o["rate"]) for o in config["outcomes"]]
+        if config.get("test"):
+            series.insert(0, ("passed the swept test", config["test"]["rate"]))
+        for name, rates in series:
+            lines.append(f"  {name[:34]:<34}" + "".join(f"{percent(r):>9}" for r in rates))
+        for step in config["steps"]:
+            for c in step["changes"]:
+                if c["significant"]:
+                    low, high = c["difference_ci"]
+                    lines.append(f"  {step['from']} -> {step['to']}: {words(c['outcome'])} "
+                                 f"{points(c['difference'])} points [{points(low)}, "
+                                 f"{points(high)}] ({format_p(c['p'])})")
+    return lines
+
+
 def render_text(report: dict[str, Any]) -> str:
     lines = [f"dmtool balance: {report['wanderer']} (storybook {report['storybook']}), "
              f"{report['games']:,} games per configuration from seed {report['seed']}"]
@@ -172,4 +193,6 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append("")
     if "against" in report:
         lines += _changes(report["against"]) + [""]
+    if "sweep" in report:
+        lines += _sweep(report["sweep"]) + [""]
     return "\n".join(lines)

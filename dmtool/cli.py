@@ -528,6 +528,10 @@ def _jobs(value: str) -> int | None:
               help="Also write a self-contained HTML report with charts. Example: --html balance.html")
 @click.option("--json", "json_path", type=_FILE_PATH, default=None,
               help="Also write the report as JSON. Example: --json balance.json")
+@click.option("--epsilon", "epsilons", multiple=True, metavar="LIST",
+              help="Also play each policy with a random move at each decision by these chances "
+              "(0: the policy, 1: random play); the report places every policy on that range. "
+              "Example: --epsilon 0.25,0.5")
 @click.option("--sweep", default=None, metavar="PARAMETER=VALUES",
               help="Play one parameter at several values on the same seeds and draw each "
               "outcome's curve: test:ENTRY=1,2,3 (times a test needs its first symbol), score:ENTRY:ENDING=0,1,2 "
@@ -538,7 +542,8 @@ def _jobs(value: str) -> int | None:
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
             players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
-            json_path: Path | None, sweep: str | None, visits: Path | None) -> None:
+            json_path: Path | None, epsilons: tuple[str, ...], sweep: str | None,
+            visits: Path | None) -> None:
     """Play many seeded games of a wanderer on every core and report what they reach.
 
     Outcomes with 95% intervals, game length, deaths, ending scores over the rounds, the
@@ -556,10 +561,16 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
         counts = tuple(int(p) for p in _listed(players)) or (1,)
     except ValueError:
         raise click.BadParameter("give numbers 1 to 4, e.g. 1,3.", param_hint="--players") from None
+    try:
+        chances = tuple(float(e) for e in _listed(epsilons))
+    except ValueError:
+        raise click.BadParameter("give chances from 0 to 1, e.g. 0.25,0.5.",
+                                 param_hint="--epsilon") from None
     options = BalanceOptions(
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
-        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler, sweep=sweep)
+        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler, sweep=sweep,
+        epsilons=chances)
     sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path,
                                             visits=visits)))
 

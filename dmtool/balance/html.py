@@ -136,6 +136,20 @@ def _causes(section: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _skill(report: dict[str, Any]) -> str:
+    """Each policy placed between random play and the run's best, as bars."""
+    parts = []
+    for group in report.get("skill", []):
+        chart = rate_bars([(p["policy"], p["place"] or 0.0, p["place"] or 0.0,
+                            p["place"] or 0.0, round(100 * p["finale"]))
+                           for p in group["policies"]],
+                          f"Skill range ({group['variant']}, {group['players']} player(s)): "
+                          f"0% = {group['floor']}, 100% = {group['best']} (in brackets: "
+                          "finale %)")
+        parts.append(f'<div class="chart">{chart}</div>')
+    return "".join(parts)
+
+
 def _side_by_side(sections: list[dict[str, Any]]) -> str:
     """Every configuration's finale and ending rates in one table, each row a link to its
     section (a report of many configurations is long)."""
@@ -207,7 +221,7 @@ def render_fragment(report: dict[str, Any]) -> str:
                      f"{report['finished']:,} games that finished.</p>")
     sections = report["configurations"]
     if len(sections) > 1:
-        parts.append(_side_by_side(sections))
+        parts.append(_side_by_side(sections) + _skill(report))
     for number, section in enumerate(sections):
         parts.append(f'<h2 id="configuration-{number}">{escape(section["label"])}: '
                      f"{section['games']:,} games</h2>"

@@ -9,9 +9,10 @@ from dmtool.balance.causes import causes, level
 from dmtool.balance.decisive import decisive_items
 from dmtool.balance.games import Bundle
 from dmtool.balance.pool import RunResult
+from dmtool.balance.skill import skill_range
 from dmtool.balance.stats import mean, wilson
 from dmtool.balance.summary import ENGINE_FAILURES, exact_chance
-from dmtool.balance.tally import Tally
+from dmtool.balance.tally import FINALE, Tally
 from dmtool.balance.test_effects import test_effects
 from dmtool.engine.dawn_of_madness.constants import ENDINGS
 
@@ -46,7 +47,7 @@ def _outcomes(tally: Tally, bundle: Bundle) -> list[dict[str, Any]]:
 
     # An outcome no game reached is listed too, with its upper bound: 0 of 2,000 games
     # says "under 0.19%", which an author needs to know of an ending meant to be rare.
-    possible = [f"failed: {reason}" for reason in ENGINE_FAILURES] + list(titles)
+    possible = [FINALE, *(f"failed: {reason}" for reason in ENGINE_FAILURES), *titles]
     names = sorted(set(tally.outcomes) | set(possible),
                    key=lambda n: (level(n), -tally.outcomes.get(n, 0), n))
     out = []
@@ -142,4 +143,4 @@ def build(result: RunResult, bundle: Bundle, *, seed: int) -> dict[str, Any]:
     return {"schema": SCHEMA, "tool": "dmtool balance", "wanderer": bundle.wanderer,
             "storybook": book, "seed": seed, "games": result.games,
             "finished": result.finished, "interrupted": result.interrupted,
-            "configurations": sections}
+            "configurations": sections, "skill": skill_range(sections)}

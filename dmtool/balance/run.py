@@ -13,7 +13,7 @@ from dmtool.balance.report import build
 from dmtool.balance.sweep import parse_sweep, point_bundle, point_configs, summary
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
-from dmtool.engine.dawn_of_madness.play.policies import policy_names
+from dmtool.engine.dawn_of_madness.play.policies import policy_error
 from dmtool.errors import UsageError
 
 
@@ -33,6 +33,7 @@ class BalanceOptions:
     against: Path | None = None
     scheduler: str | None = None
     sweep: str | None = None  # one parameter over values: see sweep.py
+    epsilons: tuple[float, ...] = ()  # chances of a random move, each a policy of its own
 
 
 @dataclass
@@ -54,10 +55,12 @@ def content_root(path: Path) -> Path:
 
 
 def configurations(options: BalanceOptions) -> tuple[Config, ...]:
-    names = policy_names()
     for policy in options.policies:
-        if policy not in names:
-            raise UsageError(f"--policy: '{policy}' is not one of {', '.join(names)}.")
+        if (error := policy_error(policy)) is not None:
+            raise UsageError(f"--policy: {error}.")
+    for epsilon in options.epsilons:
+        if not 0 <= epsilon <= 1:
+            raise UsageError("--epsilon: give chances from 0 to 1, e.g. 0,0.5,1.")
     for variant in options.variants:
         if variant not in SCORE_GOALS:
             raise UsageError(f"--variant: '{variant}' is not one of {', '.join(SCORE_GOALS)}.")
@@ -68,7 +71,10 @@ def configurations(options: BalanceOptions) -> tuple[Config, ...]:
         raise UsageError("--games must be at least 1.")
     if options.seed < 0:
         raise UsageError("--seed must be zero or more.")
-    return tuple(Config(p, v, n, options.devour) for p in options.policies
+    # --epsilon: each policy also played with a random move at each decision by that chance.
+    policies = [p if e == 0 else f"{p}~{e:g}" for p in options.policies
+                for e in (options.epsilons or (0,))]
+    return tuple(Config(p, v, n, options.devour) for p in dict.fromkeys(policies)
                  for v in options.variants for n in options.players)
 
 

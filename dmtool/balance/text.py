@@ -136,6 +136,19 @@ def _comparison(report: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
+def _skill(report: dict[str, Any]) -> list[str]:
+    """Each policy's place between random play (0) and the run's best (1)."""
+    lines = []
+    for group in report.get("skill", []):
+        lines.append(f"Skill range ({group['variant']}, {group['players']} player(s)): the "
+                     f"finale share placed from {group['floor']} (0) to {group['best']} (1):")
+        for p in group["policies"]:
+            place = "-" if p["place"] is None else f"{p['place']:.2f}"
+            lines.append(f"  {p['policy']:<20} {place:>5}  finale {percent(p['finale'])} "
+                         f"{interval(p['ci'])}")
+    return lines + ([""] if lines else [])
+
+
 def _changes(against: dict[str, Any]) -> list[str]:
     """'ending D: 4.5% -> 11.2% (p < 0.001)' lines, the surest changes first."""
     lines = [f"Changes against {against['path']} (the same seeds on both; {against['test']}):"]
@@ -182,7 +195,7 @@ def render_text(report: dict[str, Any]) -> str:
                      "finished.")
     lines.append("")
     if len(report["configurations"]) > 1:
-        lines += _comparison(report)
+        lines += _comparison(report) + _skill(report)
     for section in report["configurations"]:
         lines.append(f"== {section['label']}: {section['games']:,} games, "
                      f"{section['steps_per_game']:.0f} engine steps a game ==")

@@ -72,6 +72,11 @@ def test_epsilon_spans_the_range_and_the_report_places_each_policy() -> None:
     places = {p["policy"]: p["place"] for p in group["policies"]}
     assert places["random"] == 0 and places["greedy"] == 1
     assert 0 <= places["greedy~1"] < 1
+    # Against the best on the same seeds: the finales only each one reached, and McNemar.
+    random = next(p for p in group["policies"] if p["policy"] == "random")["against_best"]
+    greedy_finales = round(_finale(by["greedy"]) * 24)
+    assert random == {"only_this": 0, "only_best": greedy_finales, "p": random["p"]}
+    assert random["p"] < 0.01
     assert "Skill range (standard, 1 player(s))" in render_text(report)
 
 

@@ -143,4 +143,4 @@ def build(result: RunResult, bundle: Bundle, *, seed: int) -> dict[str, Any]:
     return {"schema": SCHEMA, "tool": "dmtool balance", "wanderer": bundle.wanderer,
             "storybook": book, "seed": seed, "games": result.games,
             "finished": result.finished, "interrupted": result.interrupted,
-            "configurations": sections, "skill": skill_range(sections)}
+            "configurations": sections, "skill": skill_range(sections, result.tallies)}

@@ -144,8 +144,13 @@ def _skill(report: dict[str, Any]) -> list[str]:
                      f"finale share placed from {group['floor']} (0) to {group['best']} (1):")
         for p in group["policies"]:
             place = "-" if p["place"] is None else f"{p['place']:.2f}"
+            against = p["against_best"]
+            versus = "" if p["policy"] == group["best"] else (
+                f"; against {group['best']} on the same seeds: {against['only_this']:,} "
+                f"finales only here, {against['only_best']:,} only there "
+                f"({format_p(against['p'])})")
             lines.append(f"  {p['policy']:<20} {place:>5}  finale {percent(p['finale'])} "
-                         f"{interval(p['ci'])}")
+                         f"{interval(p['ci'])}{versus}")
     return lines + ([""] if lines else [])
 
 

@@ -24,7 +24,8 @@ def _text(x: float, y: float, text: str, *, anchor: str = "start", size: int = 1
             f'font-weight="{weight}" font-family="sans-serif" fill="#222">{escape(text)}</text>')
 
 
-def rate_bars(rows: Sequence[tuple[str, float, float, float, int]], title: str) -> str:
+def rate_bars(rows: Sequence[tuple[str, float, float, float, int]], title: str,
+              axis_label: str = "share of games") -> str:
     """Horizontal bars: (label, rate, interval low, interval high, games) each, rates in
     0..1, with the 95% interval as a whisker and the games counted beside the rate."""
     left, right, row = 300, 70, 22
@@ -48,8 +49,8 @@ def rate_bars(rows: Sequence[tuple[str, float, float, float, int]], title: str) 
         body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="28" y2="{axis}" stroke="#ccc" '
                     'stroke-width="0.5"/>')
         body.append(_text(x, axis + 14, f"{int(100 * tick)}%", anchor="middle", size=10))
-    body.append(_text(left + span / 2, height - 2, "share of games", anchor="middle", size=11))
-    return _svg(height + 12, body, title)
+    body.append(_text(left + span / 2, axis + 30, axis_label, anchor="middle", size=11))
+    return _svg(height + 16, body, title)
 
 
 def difference_bars(rows: Sequence[tuple[str, float, float, float]], title: str) -> str:
@@ -106,6 +107,9 @@ def score_lines(rounds: Sequence[int], means: dict[str, Sequence[float]], title:
     for i, number in enumerate(rounds):
         body.append(_text(x(i), top + plot_h + 16, str(number), anchor="middle", size=10))
     body.append(_text(left + plot_w / 2, height - 6, "round", anchor="middle", size=11))
+    body.append(f'<text x="12" y="{top + plot_h / 2:.1f}" font-size="11" font-family="sans-serif" '
+                f'text-anchor="middle" transform="rotate(-90 12 {top + plot_h / 2:.1f})" '
+                'fill="#222">mean score</text>')
     for n, (ending, values) in enumerate(means.items()):
         colour = ENDING_COLOURS.get(ending, "#555")
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))

@@ -145,7 +145,7 @@ def _skill(report: dict[str, Any]) -> str:
                            for p in group["policies"]],
                           f"Skill range ({group['variant']}, {group['players']} player(s)): "
                           f"0% = {group['floor']}, 100% = {group['best']} (in brackets: "
-                          "finale %)")
+                          "finale %)", "place between the floor and the best")
         parts.append(f'<div class="chart">{chart}</div>')
     return "".join(parts)
 

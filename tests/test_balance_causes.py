@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from dmtool.balance.causes import CLOCK_RULE, DEATH_RULE, causes
+from dmtool.balance.decisive import decisive_items
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.summary import GameSummary
 from dmtool.balance.tally import Tally
@@ -112,3 +113,17 @@ def test_what_a_rule_makes_go_with_an_outcome_is_left_out_and_the_rule_named() -
     assert crown not in named and "entry 1" not in named
     fail_stage = next(o for o in report["outcomes"] if o["outcome"] == "failed: storybook entry 10")
     assert [x["feature"] for x in fail_stage["left_out"]] == ["entry 10"]
+
+
+def test_a_death_spawned_malformation_no_longer_goes_with_the_deaths_outcomes() -> None:
+    crown = "malformation: the-man-on-the-crown"
+    tally = Tally()
+    for seed in range(120):  # the death spawns it in every game where the central one died
+        died = seed % 3 == 0
+        tally.add(GameSummary(
+            seed=seed, outcome="ending C" if died else "ending A",
+            detail="conclusion 411 (central wanderer died)" if died else "conclusion 331",
+            rounds=6, finale_rounds=1, deaths=int(died), withered=int(died), scores=(),
+            entries=(), tests=(), items=(crown,) if died else (), steps=1,
+            features=((crown, 3),) if died else (), by_death=(crown,) if died else ()))
+    assert not [r for r in decisive_items(tally) if r["item"] == crown]

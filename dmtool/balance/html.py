@@ -110,7 +110,8 @@ def _decisive(section: dict[str, Any]) -> str:
              f"{percent(d['without']['rate'])} of {d['without']['games']:,}",
              format_p(d["p"])] for d in section["decisive"]]
     return ('<p class="note">Association, not proof; Holm-corrected; largest differences '
-            "first.</p>" + _table(["card or coda", "outcome", "among", "with it", "without", "p"],
+            "first; a malformation a death spawned is left out in that game (it stands for "
+            "the death).</p>" + _table(["card or coda", "outcome", "among", "with it", "without", "p"],
                                   rows, {3, 4}))
 
 

@@ -122,8 +122,11 @@ class Tally:
         self.deaths_are_withered += game.deaths == game.withered
         self._tests(game, names)
         self._features(game, names)
-        self.items.update(game.items)
-        self.item_outcomes.update((item, name) for item in game.items for name in names)
+        # A malformation a death spawned stands for the death (causes.DEATH_RULE): it would
+        # only restate the death rule beside every outcome a death makes.
+        items = [item for item in game.items if item not in game.by_death]
+        self.items.update(items)
+        self.item_outcomes.update((item, name) for item in items for name in names)
         if game.finale_items:
             self.finale_items.update((game.outcome, item) for item in game.finale_items)
             self.finale_item_outcomes.update((game.outcome, item, names[-1])

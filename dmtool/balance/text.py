@@ -110,7 +110,8 @@ def _decisive(section: dict[str, Any]) -> list[str]:
     if not section["decisive"]:
         return ["  Cards and codas: none went with an outcome surely enough to show."]
     lines = ["  Cards and codas that went with an outcome (association, not proof; "
-             "Holm-corrected, largest differences first):"]
+             "Holm-corrected, largest differences first; a malformation a death spawned is "
+             "left out there):"]
     for d in section["decisive"]:
         w, wo = d["with"], d["without"]
         among = "" if d["among"] == "all games" else f" (among the {d['among']})"

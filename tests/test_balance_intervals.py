@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, norm
 
+from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.stats import Z95, Clustered, newcombe, paired_difference, wilson
+from dmtool.model.content_index import default_content_dir
 
 
 def _scipy_wilson(k: int, n: int) -> tuple[float, float]:
@@ -92,3 +94,27 @@ def test_the_paired_difference_is_the_mean_of_per_seed_differences(after: int, b
     half = norm.ppf(0.975) * diffs.std(ddof=0) / math.sqrt(pairs)
     assert paired_difference(after, before, pairs) == pytest.approx(
         (diffs.mean() - half, diffs.mean() + half), abs=1e-12)
+
+
+def _newcombe_by_scipy(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
+    (l1, u1), (l2, u2) = _scipy_wilson(k1, n1), _scipy_wilson(k2, n2)
+    p1, p2 = k1 / n1, k2 / n2
+    return (p1 - p2 - math.hypot(p1 - l1, u2 - p2), p1 - p2 + math.hypot(u1 - p1, p2 - l2))
+
+
+def test_every_interval_of_a_real_report_is_scipys() -> None:
+    report = run_balance(BalanceOptions(content=default_content_dir(), games=60, jobs=2,
+                                        against=default_content_dir())).report
+    section = report["configurations"][0]
+    for outcome in section["outcomes"]:
+        assert outcome["ci"] == pytest.approx(_scipy_wilson(outcome["games"], 60), abs=1e-6)
+    rows = [r for o in section["causes"]["outcomes"] for r in o["causes"]]
+    rows += [r for t in section["test_effects"] for r in t["outcomes"].values()]
+    assert rows
+    for row in rows:
+        w, wo = row["with"], row["without"]
+        assert w["ci"] == pytest.approx(_scipy_wilson(w["count"], w["games"]), abs=1e-6)
+        assert row["difference_ci"] == pytest.approx(
+            _newcombe_by_scipy(w["count"], w["games"], wo["count"], wo["games"]), abs=1e-6)
+    for change in report["against"]["configurations"][0]["changes"]:
+        assert change["difference_ci"] == [0.0, 0.0]  # the same tree: no game changed

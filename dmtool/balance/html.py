@@ -27,6 +27,8 @@ text-align:left;vertical-align:top}
 .dmtool-balance td.n{text-align:right;font-variant-numeric:tabular-nums}
 .dmtool-balance .chart{margin:1rem 0}
 .dmtool-balance .note{color:#555;font-size:.85rem}
+.dmtool-balance summary{cursor:pointer}
+.dmtool-balance summary h2{display:inline}
 """
 
 
@@ -151,6 +153,23 @@ def _skill(report: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _test_effects(section: dict[str, Any]) -> str:
+    rows = []
+    for test in section["test_effects"]:
+        finale = test["outcomes"].get(FINALE)
+        if finale is None:
+            continue
+        low, high = finale["difference_ci"]
+        rows.append([escape(f"{test['where']} {test['title']}"), escape(test["need"]),
+                     f"{test['passed_games']:,}", f"{test['failed_games']:,}",
+                     percent(finale["with"]["rate"]), percent(finale["without"]["rate"]),
+                     f"{points(finale['difference'])} [{points(low)}, {points(high)}]"])
+    return ('<p class="note">The games split by the first try; the finale share in each '
+            "(every outcome is in the JSON report's test_effects).</p>" + _table(
+                ["test", "needs", "passed first", "failed first", "finale if passed",
+                 "finale if failed", "change (points)"], rows, {2, 3, 4, 5, 6}))
+
+
 def _side_by_side(sections: list[dict[str, Any]]) -> str:
     """Every configuration's finale and ending rates in one table, each row a link to its
     section (a report of many configurations is long)."""
@@ -224,19 +243,25 @@ def render_fragment(report: dict[str, Any]) -> str:
     if len(sections) > 1:
         parts.append(_side_by_side(sections) + _skill(report))
     for number, section in enumerate(sections):
-        parts.append(f'<h2 id="configuration-{number}">{escape(section["label"])}: '
-                     f"{section['games']:,} games</h2>"
+        # Each configuration folds (the first open): a page of many stays short, and the
+        # side-by-side table's links lead to each.
+        parts.append(f'<details id="configuration-{number}"{" open" if number == 0 else ""}>'
+                     f'<summary><h2>{escape(section["label"])}: '
+                     f"{section['games']:,} games</h2></summary>"
                      f'<p class="note">Replay any game: <code>'
                      f"{escape(replay_hint(report, section))} --seed N</code></p>")
         for head, part in (("Outcomes", _outcomes), ("Length", _length),
                            ("Scores over time", _scores), ("Entries", _entries),
                            ("Tests failed most often", _tests),
                            ("Cards and codas that went with an outcome", _decisive),
-                           ("Causes of each outcome", _causes)):
+                           ("Causes of each outcome", _causes),
+                           ("Storybook tests: outcomes when passed and when failed",
+                            _test_effects)):
             parts.append(f"<h3>{head}</h3>{part(section)}")
         if len(sections) > 1:
             parts.append('<p class="note"><a href="#configurations">back to the '
                          "configurations</a></p>")
+        parts.append("</details>")
     if "against" in report:
         parts.append(_changes(report["against"]))
     if "sweep" in report:

@@ -446,8 +446,9 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="Seed of the dice and the automatic players; the same seed prints the same log. Example: --seed 7")
 @click.option("--policy", default="random", show_default=True, metavar="NAME",
               help="Who makes the players' choices: random (seeded), first (always the first option), "
-              "greedy (a simple heuristic), planner (a one-step lookahead), or a plug-in's name "
-              "(see docs/balance.md). Example: --policy greedy")
+              "greedy (a simple heuristic), planner (a one-step lookahead that also reads story "
+              "choices ahead), or a plug-in's name (see docs/balance.md); NAME~0.3 makes a random "
+              "move at each decision with chance 0.3. Example: --policy greedy")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Players (one player plays two wanderers); other seats get stand-in wanderers. Example: --players 3")
 @click.option("--variant", type=click.Choice(["short", "standard", "long"]), default="standard", show_default=True,

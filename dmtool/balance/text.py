@@ -93,7 +93,8 @@ def _entries(section: dict[str, Any]) -> list[str]:
 def _tests(section: dict[str, Any]) -> list[str]:
     if not section["tests"]:
         return []
-    lines = ["  Tests failed most often (passed: with help, stored domains and cards; "
+    lines = ["  Tests failed most often (passed: with help, stored domains and cards, its "
+             "95% interval counting games, not tries, as independent; "
              "dice: exact chance of the dice rolled alone; start: exact chance at the "
              "starting sentience, as dmtool odds gives it):"]
     for t in section["tests"]:

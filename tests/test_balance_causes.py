@@ -127,3 +127,23 @@ def test_a_death_spawned_malformation_no_longer_goes_with_the_deaths_outcomes() 
             entries=(), tests=(), items=(crown,) if died else (), steps=1,
             features=((crown, 3),) if died else (), by_death=(crown,) if died else ()))
     assert not [r for r in decisive_items(tally) if r["item"] == crown]
+
+
+def test_games_that_met_a_malformation_only_by_a_death_are_on_neither_side() -> None:
+    crown = "malformation: the-man-on-the-crown"
+    tally = Tally()
+    for seed in range(100):
+        if seed < 40:  # the storybook spawned it: 30 of these 40 reach ending A
+            game = _game(seed, "ending A" if seed < 30 else "failed", "conclusion 331"
+                         if seed < 30 else "tenth_round", 10, (("entry 1", 1), (crown, 2)))
+        elif seed < 70:  # a death spawned it: these stand for the death, not the monster
+            game = _game(seed, "failed", "all_wanderers_dead", 10, (("entry 1", 1), (crown, 2)),
+                         (crown,))
+        else:  # never met: 10 of 30 reach ending A
+            game = _game(seed, "ending A" if seed < 80 else "failed", "conclusion 331"
+                         if seed < 80 else "tenth_round", 10, (("entry 1", 1),))
+        tally.add(game)
+    ending_a = next(o for o in causes(tally, {})["outcomes"] if o["outcome"] == "ending A")
+    row = next(r for r in ending_a["causes"] if r["feature"] == crown)
+    assert (row["with"]["games"], row["with"]["count"]) == (40, 30)
+    assert (row["without"]["games"], row["without"]["count"]) == (30, 10)  # not 60 games

@@ -108,6 +108,20 @@ class Features:
         for (feature, length, outcome), count in tally.feature_length_outcomes.items():
             if length >= self.typical[feature]:
                 self.lasting_outcomes[(feature, outcome)] += count
+        self.death_lengths = tally.death_lengths
+        self.spawned = frozenset(tally.by_death)
+        self.death_length_outcomes = tally.death_length_outcomes
+
+    def by_death_from(self, feature: str, first: int, outcome: str | None = None) -> int:
+        """The games still playing in round `first` that met `feature` only by a death (of
+        `outcome`, when given): left out of that feature's comparison on both sides."""
+        if feature not in self.spawned:  # most features: no death ever spawned them
+            return 0
+        if outcome is None:
+            return sum(n for (f, length), n in self.death_lengths.items()
+                       if f == feature and length >= first)
+        return sum(n for (f, length, o), n in self.death_length_outcomes.items()
+                   if f == feature and o == outcome and length >= first)
 
     @staticmethod
     def _landmarks(tally: Tally) -> dict[str, int]:
@@ -164,7 +178,10 @@ def _population(features: Features, feature: str,
         with_games, among = features.games[feature], "games"
     among = f"{among} still playing in round {first}" if first > 1 else f"all {among}"
     with_count = features.outcomes[(feature, outcome)]
-    without_count = total - features.lasting_outcomes[(feature, outcome)]
+    without_count = (total - features.lasting_outcomes[(feature, outcome)]
+                     - features.by_death_from(feature, first, outcome))
+    base -= features.by_death_from(feature, first,
+                                   outcome.split(",")[0] if level(outcome) == 2 else None)
     return with_count, with_games, without_count, base - lasting, among
 
 
@@ -233,8 +250,10 @@ def diverges(tally: Tally, features: Features, outcome: str,
     rows = []
     for feature in sorted(set(met) - skip):
         earliest = features.earliest[feature]
-        playing = features.playing[earliest]
-        total = features.playing_outcomes[(earliest, outcome)]
+        playing = (features.playing[earliest]
+                   - features.by_death_from(feature, earliest))
+        total = (features.playing_outcomes[(earliest, outcome)]
+                 - features.by_death_from(feature, earliest, outcome))
         n1 = k1 = 0
         for number in rounds:
             n1 += met[feature][number]

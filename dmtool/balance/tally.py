@@ -89,6 +89,10 @@ class Tally:
     by_death: Counter[str] = field(default_factory=Counter)
     feature_lengths: Counter[tuple[str, int]] = field(default_factory=Counter)  # rounds lasted
     feature_length_outcomes: Counter[tuple[str, int, str]] = field(default_factory=Counter)
+    # The games that met a feature only as a death's consequence, by rounds lasted (and
+    # outcome): they are weighed on neither side of that feature (causes.DEATH_RULE).
+    death_lengths: Counter[tuple[str, int]] = field(default_factory=Counter)
+    death_length_outcomes: Counter[tuple[str, int, str]] = field(default_factory=Counter)
     # A storybook test's first result in a game ('where, need', passed) and its outcomes.
     first_tries: Counter[tuple[str, bool]] = field(default_factory=Counter)
     first_try_outcomes: Counter[tuple[str, bool, str]] = field(default_factory=Counter)
@@ -158,6 +162,9 @@ class Tally:
             self.feature_length_outcomes.update((feature, game.rounds, n) for n in names)
             self.feature_outcomes.update((feature, first, name) for name in names)
         self.by_death.update(game.by_death)
+        for feature in spawned:
+            self.death_lengths[(feature, game.rounds)] += 1
+            self.death_length_outcomes.update((feature, game.rounds, n) for n in names)
         self.reads.update(dict(game.reads))
         self.options.update(game.options)
         self.option_games.update(set(game.options))
@@ -178,6 +185,8 @@ class Tally:
                              (self.by_death, other.by_death),
                              (self.feature_lengths, other.feature_lengths),
                              (self.feature_length_outcomes, other.feature_length_outcomes),
+                             (self.death_lengths, other.death_lengths),
+                             (self.death_length_outcomes, other.death_length_outcomes),
                              (self.first_tries, other.first_tries),
                              (self.first_try_outcomes, other.first_try_outcomes),
                              (self.reads, other.reads), (self.options, other.options),

@@ -24,8 +24,8 @@ MIN_GAMES = 10  # each side (with, without) needs this many games to be compared
 SHOWN = 8  # causes listed per outcome
 SIGNIFICANT = 0.05
 DEATH_RULE = ("a wanderer's death spawns one of their malformations (and gives a Withered "
-              "card): a game that met one only that way counts as not having met it, since "
-              "there it stands for the death itself")
+              "card): a game that met one only that way is weighed on neither side of it, "
+              "since there it stands for the death itself")
 CLOCK_RULE = ("met by every game still playing in round {round}: it tells only how long a "
               "game lasted, so it is left out of every outcome's causes")
 FAIL_STAGE_RULE = ("the storybook's fail_stage at entry {entry} ends the game there: reading "

@@ -5,18 +5,16 @@ bench/skill_bench.py; it takes minutes.)"""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
-from dmtool.cli import main
 from dmtool.engine.core.policy import Question
 from dmtool.engine.dawn_of_madness.play.epsilon import Epsilon, split_policy
 from dmtool.engine.dawn_of_madness.play.policies import make_player, policy_error
 from dmtool.engine.dawn_of_madness.play.story_choice import StoryLookahead
 from dmtool.model.content_index import default_content_dir
+from tests.cli_support import dmtool
 
 CONTENT = default_content_dir()
 BOOK = {
@@ -86,9 +84,6 @@ def test_epsilon_spans_the_range_and_the_report_places_each_policy() -> None:
 def test_a_bad_epsilon_is_a_usage_error(args: list[str], message: str,
                                         capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["dmtool", "balance", "--games", "1", "--jobs", "1",
-                                      "--content", str(CONTENT), *args])
-    with pytest.raises(SystemExit) as exited:
-        main()
-    err = capsys.readouterr().err
-    assert exited.value.code == 2 and message in err and "Traceback" not in err
+    code, _, err = dmtool(capsys, monkeypatch, "balance", "--games", "1", "--jobs", "1",
+                          "--content", str(CONTENT), *args)
+    assert code == 2 and message in err and "Traceback" not in err

@@ -4,17 +4,15 @@ curve with its band, the paired steps, and clear errors for a sweep that cannot 
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.sweep import parse_sweep
 from dmtool.balance.text import render_text
-from dmtool.cli import main
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
+from tests.cli_support import dmtool
 
 CONTENT = default_content_dir()
 
@@ -72,9 +70,6 @@ def test_a_sweep_that_cannot_be_read_is_a_usage_error(text: str, message: str) -
 def test_a_sweep_the_content_cannot_take_is_refused_before_playing(
         args: list[str], message: str, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["dmtool", "balance", "--games", "2", "--jobs", "1",
-                                      "--content", str(CONTENT), *args])
-    with pytest.raises(SystemExit) as exited:
-        main()
-    err = capsys.readouterr().err
-    assert exited.value.code == 2 and message in err and "Traceback" not in err
+    code, _, err = dmtool(capsys, monkeypatch, "balance", "--games", "2", "--jobs", "1",
+                          "--content", str(CONTENT), *args)
+    assert code == 2 and message in err and "Traceback" not in err

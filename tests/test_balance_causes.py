@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from dmtool.balance.causes import CLOCK_RULE, DEATH_RULE, causes
+from dmtool.balance.causes import CLOCK_RULE, DEATH_RULE, EVERY_GAME_RULE, causes
 from dmtool.balance.decisive import decisive_items
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.summary import GameSummary
@@ -93,8 +93,9 @@ def test_what_a_rule_makes_go_with_an_outcome_is_left_out_and_the_rule_named() -
     crown = "malformation: the-man-on-the-crown"
     for seed in range(200):
         dead = seed % 4 == 0
+        length = 10 if seed % 5 == 0 else 8 if dead else 9 + seed % 2
         met: tuple[tuple[str, int], ...] = (("entry 1", 1),)
-        if seed % 2:  # a clock: read in round 9 by every game that lasts nine rounds
+        if length >= 9:  # a clock: read in round 9 by every game that lasts nine rounds
             met += (("entry 9", 9),)
         if dead:  # the death spawned the malformation: it stands for the death
             met += ((crown, 3),)
@@ -104,11 +105,12 @@ def test_what_a_rule_makes_go_with_an_outcome_is_left_out_and_the_rule_named() -
             continue
         tally.add(_game(seed, "failed" if dead else "ending A",
                         "all_wanderers_dead" if dead else "conclusion 331",
-                        5 if dead else 9 + seed % 2, met, (crown,) if dead else ()))
+                        length, met, (crown,) if dead else ()))
     report = causes(tally, {})
     rules = {r["rule"]: r["features"] for r in report["rules"]}
     assert rules[DEATH_RULE] == [crown]
-    assert "entry 1" in rules[CLOCK_RULE.format(round=1)]
+    assert rules[EVERY_GAME_RULE] == ["entry 1"]
+    assert rules[CLOCK_RULE.format(round=9)] == ["entry 9"]
     named = {f for o in report["outcomes"] for r in o["causes"] for f in _named(r)}
     assert crown not in named and "entry 1" not in named
     fail_stage = next(o for o in report["outcomes"] if o["outcome"] == "failed: storybook entry 10")

@@ -28,6 +28,8 @@ DEATH_RULE = ("a wanderer's death spawns one of their malformations (and gives a
               "since there it stands for the death itself")
 CLOCK_RULE = ("met by every game still playing in round {round}: it tells only how long a "
               "game lasted, so it is left out of every outcome's causes")
+EVERY_GAME_RULE = ("met by every game: it cannot tell one outcome from another, so it is left "
+                   "out of every outcome's causes")
 FAIL_STAGE_RULE = ("the storybook's fail_stage at entry {entry} ends the game there: reading "
                    "that entry is this outcome")
 
@@ -278,7 +280,7 @@ def causes(tally: Tally, entries: Mapping[int, Mapping[str, Any]]) -> dict[str, 
     rules = ([{"rule": DEATH_RULE, "features": features.by_death}]
              if features.by_death else [])
     for number in sorted(set(features.clocks.values())):
-        rules.append({"rule": CLOCK_RULE.format(round=number),
+        rules.append({"rule": CLOCK_RULE.format(round=number) if number > 1 else EVERY_GAME_RULE,
                       "features": sorted(f for f, r in features.clocks.items() if r == number)})
     names = sorted(tally.outcomes, key=lambda n: (level(n), -tally.outcomes[n], n))
     return {"outcomes": [_causes_of(tally, features, name, entries) for name in names],

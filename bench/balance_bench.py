@@ -2,6 +2,10 @@
 to the figures measured before the balance work, and `dmtool balance` on every core.
 
 Usage: python -m bench.balance_bench [--scale X] [--repeats R] [--balance-games N]
+                                     [--skill-games N]
+
+Then the heavy checks of bench/skill_bench.py (a sweep's monotone curves, the planner
+against greedy on the same seeds), on --skill-games games a value and a policy.
 
 Per-core figures are CPU time of this process (time.process_time), the way balance plays
 its games (no replay record kept); loading content is not timed. Each figure is measured
@@ -19,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.skill_bench import planner_check, sweep_check
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
@@ -59,6 +64,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the game counts")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--balance-games", type=int, default=10000, help="0: skip the run")
+    parser.add_argument("--skill-games", type=int, default=2000,
+                        help="games a value of the sweep and a policy (0: skip those checks)")
     args = parser.parse_args(argv)
     for policy, games in GAMES.items():
         count = max(1, int(games * args.scale))
@@ -70,12 +77,14 @@ def main(argv: list[str] | None = None) -> None:
             line += (f"; before: {BEFORE[policy]:.1f} ({rate / BEFORE[policy]:.2f} x median); "
                      f"target >= {TARGET[policy]:.0f}")
         print(line, flush=True)
-    if args.balance_games <= 0:  # per-core figures only
-        return
-    seconds = balance_run(args.balance_games)
-    print(f"balance: dmtool balance --games {args.balance_games} --policy greedy --html: "
-          f"{seconds:.1f} s wall on every core ({args.balance_games / seconds:.0f} games/s; "
-          "target: under 60 s on two cores)", flush=True)
+    if args.balance_games > 0:
+        seconds = balance_run(args.balance_games)
+        print(f"balance: dmtool balance --games {args.balance_games} --policy greedy --html: "
+              f"{seconds:.1f} s wall on every core ({args.balance_games / seconds:.0f} "
+              "games/s; target: under 60 s on two cores)", flush=True)
+    if args.skill_games > 0:  # the sweep's monotone curves, the planner against greedy
+        sweep_check(args.skill_games)
+        planner_check(args.skill_games)
 
 
 if __name__ == "__main__":

@@ -453,8 +453,9 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="Seed of the dice and the automatic players; the same seed prints the same log. Example: --seed 7")
 @click.option("--policy", default="random", show_default=True, metavar="NAME",
               help="Who makes the players' choices: random (seeded), first (always the first option), "
-              "greedy (a simple heuristic), planner (a one-step lookahead), or a plug-in's name "
-              "(see docs/balance.md). Example: --policy greedy")
+              "greedy (a simple heuristic), planner (a one-step lookahead that also reads story "
+              "choices ahead), or a plug-in's name (see docs/balance.md); NAME~0.3 makes a random "
+              "move at each decision with chance 0.3. Example: --policy greedy")
 @click.option("--players", type=click.IntRange(1, 4), default=1, show_default=True,
               help="Players (one player plays two wanderers); other seats get stand-in wanderers. Example: --players 3")
 @click.option("--variant", type=click.Choice(["short", "standard", "long"]), default="standard", show_default=True,
@@ -535,10 +536,22 @@ def _jobs(value: str) -> int | None:
               help="Also write a self-contained HTML report with charts. Example: --html balance.html")
 @click.option("--json", "json_path", type=_FILE_PATH, default=None,
               help="Also write the report as JSON. Example: --json balance.json")
+@click.option("--epsilon", "epsilons", multiple=True, metavar="LIST",
+              help="Also play each policy with a random move at each decision by these chances "
+              "(0: the policy, 1: random play); the report places every policy on that range. "
+              "Example: --epsilon 0.25,0.5")
+@click.option("--sweep", default=None, metavar="PARAMETER=VALUES",
+              help="Play one parameter at several values on the same seeds and draw each "
+              "outcome's curve: test:ENTRY=1,2,3 (times a test needs its first symbol), score:ENTRY:ENDING=0,1,2 "
+              "(points an entry gives), variant=short,standard,long or players=1,2,3. "
+              "Example: --sweep test:202=1,2,3")
+@click.option("--visits", type=_FILE_PATH, default=None,
+              help="Also write per-entry and per-option visit counts as CSV. Example: --visits visits.csv")
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
             players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
-            json_path: Path | None) -> None:
+            json_path: Path | None, epsilons: tuple[str, ...], sweep: str | None,
+            visits: Path | None) -> None:
     """Play many seeded games of a wanderer on every core and report what they reach.
 
     Outcomes with 95% intervals, game length, deaths, ending scores over the rounds, the
@@ -550,17 +563,24 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     from dmtool.balance.run import BalanceOptions
     from dmtool.commands.balance import BalanceRequest, balance_command
 
-    if html is not None or json_path is not None:
+    if html is not None or json_path is not None or visits is not None:
         _tidy()
     try:
         counts = tuple(int(p) for p in _listed(players)) or (1,)
     except ValueError:
         raise click.BadParameter("give numbers 1 to 4, e.g. 1,3.", param_hint="--players") from None
+    try:
+        chances = tuple(float(e) for e in _listed(epsilons))
+    except ValueError:
+        raise click.BadParameter("give chances from 0 to 1, e.g. 0.25,0.5.",
+                                 param_hint="--epsilon") from None
     options = BalanceOptions(
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
-        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler)
-    sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path)))
+        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler, sweep=sweep,
+        epsilons=chances)
+    sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path,
+                                            visits=visits)))
 
 
 @cli.command(epilog="Examples:\n\n  dmtool site\n\n  dmtool site content/ -o build/site\n\n"

@@ -57,6 +57,8 @@ def test_the_same_seed_gives_the_same_report_and_another_seed_another() -> None:
 def test_game_i_is_the_game_dmtool_play_plays_with_seed_s_plus_i() -> None:
     report = _report(games=6, policies=("greedy",), jobs=1, seed=40)
     for outcome in report["configurations"][0]["outcomes"]:  # type: ignore[index]
+        if outcome["example_seed"] is None:  # never reached: listed with its upper bound
+            continue
         lines: list[str] = []
         run_play(PlayOptions(seed=outcome["example_seed"], policy="greedy", log=False),
                  emit=lines.append)

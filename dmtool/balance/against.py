@@ -13,13 +13,15 @@ from typing import Any
 
 from dmtool.balance.pool import RunResult
 from dmtool.balance.report import rate
-from dmtool.balance.stats import holm, mcnemar
+from dmtool.balance.stats import holm, mcnemar, paired_difference
 from dmtool.balance.tally import Tally
 
 SIGNIFICANT = 0.05
 
 
-def _changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
+def paired_changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
+    """Every outcome's rate in two runs of the same seeds, its paired change with an
+    interval, and McNemar's test, Holm-corrected over the outcomes."""
     old = dict(before.paired)
     new = dict(after.paired)
     seeds = sorted(set(old) & set(new))
@@ -30,9 +32,12 @@ def _changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
         only_after = sum(1 for s in seeds if name in new[s] and name not in old[s])
         was = sum(1 for s in seeds if name in old[s])
         now = sum(1 for s in seeds if name in new[s])
+        low, high = paired_difference(only_after, only_before, len(seeds))
         rows.append({"outcome": name, "before": rate(was, len(seeds)),
                      "after": rate(now, len(seeds)), "only_before": only_before,
-                     "only_after": only_after, "p": mcnemar(only_before, only_after)})
+                     "only_after": only_after, "p": mcnemar(only_before, only_after),
+                     "difference": round((now - was) / len(seeds), 6) if seeds else 0.0,
+                     "difference_ci": [round(low, 6), round(high, 6)]})
     for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
         row["p_holm"] = adjusted
         row["significant"] = adjusted < SIGNIFICANT
@@ -47,6 +52,6 @@ def compare(before: RunResult, after: RunResult, *, path: str) -> dict[str, Any]
             "configurations": [
                 {"label": config.label, "games": len(set(dict(old.paired)) &
                                                      set(dict(new.paired))),
-                 "changes": _changes(old, new)}
+                 "changes": paired_changes(old, new)}
                 for config, old, new in zip(after.configs, before.tallies, after.tallies)]}
 

@@ -7,8 +7,16 @@ import json
 from html import escape
 from typing import Any
 
-from dmtool.balance.charts import histogram, rate_bars, score_lines
+from dmtool.balance.causes_text import diverges, feature, points
+from dmtool.balance.charts import (
+    difference_bars,
+    histogram,
+    rate_bars,
+    score_lines,
+    sweep_curves,
+)
 from dmtool.balance.stats import format_p
+from dmtool.balance.tally import FINALE
 from dmtool.balance.text import interval, percent, replay_hint, words
 
 STYLE = """
@@ -19,6 +27,8 @@ text-align:left;vertical-align:top}
 .dmtool-balance td.n{text-align:right;font-variant-numeric:tabular-nums}
 .dmtool-balance .chart{margin:1rem 0}
 .dmtool-balance .note{color:#555;font-size:.85rem}
+.dmtool-balance summary{cursor:pointer}
+.dmtool-balance summary h2{display:inline}
 """
 
 
@@ -33,9 +43,10 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int]) -> str:
 
 def _outcomes(section: dict[str, Any]) -> str:
     rows = [[escape(words(o["outcome"])), escape(o["title"]), percent(o["rate"]),
-             interval(o["ci"]), f"{o['games']:,}", str(o["example_seed"])]
+             interval(o["ci"]), f"{o['games']:,}",
+             "never reached" if o["example_seed"] is None else str(o["example_seed"])]
             for o in section["outcomes"]]
-    chart = rate_bars([(words(o["outcome"]), o["rate"], o["ci"][0], o["ci"][1])
+    chart = rate_bars([(words(o["outcome"]), o["rate"], o["ci"][0], o["ci"][1], o["games"])
                        for o in section["outcomes"] if o["level"] < 2],
                       "Outcomes (bar: share of games; whisker: 95% Wilson interval)")
     return (f'<div class="chart">{chart}</div>' + _table(
@@ -49,7 +60,14 @@ def _length(section: dict[str, Any]) -> str:
     if section["finale_rounds"]["histogram"]:
         parts.append(histogram(section["finale_rounds"]["histogram"],
                                "Finale rounds (games that reached it)", "finale rounds"))
-    parts.append(histogram(section["deaths"]["histogram"], "Deaths a game", "deaths"))
+    if section["withered_is_deaths"]:  # one measure, one figure
+        parts.append(histogram(section["deaths"]["histogram"],
+                               "Deaths a game (each gave a Withered card; no game had another)",
+                               "deaths = Withered cards"))
+    else:
+        parts.append(histogram(section["deaths"]["histogram"], "Deaths a game", "deaths"))
+        parts.append(histogram(section["withered"]["histogram"], "Withered cards a game",
+                               "Withered cards"))
     text = (f"<p>{section['rounds']['mean']:.1f} wanderer-stage rounds, "
             f"{section['deaths']['mean']:.2f} deaths and {section['withered']['mean']:.2f} "
             "Withered cards a game on average.</p>")
@@ -77,7 +95,8 @@ def _entries(section: dict[str, Any]) -> str:
 
 def _tests(section: dict[str, Any]) -> str:
     rows = [[escape(f"{t['where']} {t['title']}".strip()), escape(t["need"]),
-             f"{t['tries']:,}", f"{t['failed']:,}", percent(t["observed"]["rate"]),
+             f"{t['tries']:,}", f"{t['failed']:,}",
+             f"{percent(t['observed']['rate'])} {interval(t['observed']['ci'])}",
              percent(t["exact_rolled"]), percent(t["exact_at_start"])]
             for t in section["tests"]]
     return ('<p class="note">passed: with help, stored domains and cards; dice: exact '
@@ -93,8 +112,102 @@ def _decisive(section: dict[str, Any]) -> str:
              f"{percent(d['without']['rate'])} of {d['without']['games']:,}",
              format_p(d["p"])] for d in section["decisive"]]
     return ('<p class="note">Association, not proof; Holm-corrected; largest differences '
-            "first.</p>" + _table(["card or coda", "outcome", "among", "with it", "without", "p"],
+            "first; a malformation a death spawned is left out in that game (it stands for "
+            "the death).</p>" + _table(["card or coda", "outcome", "among", "with it", "without", "p"],
                                   rows, {3, 4}))
+
+
+def _causes(section: dict[str, Any]) -> str:
+    parts = ['<p class="note">What the games met before each outcome, against the games still '
+             "playing then without it; * sure after Holm's correction. Association, not "
+             "proof.</p>"]
+    for outcome in section["causes"]["outcomes"]:
+        head = f"{words(outcome['outcome'])} ({outcome['games']:,} games)"
+        if outcome["level"] < 2:
+            head += f"; {diverges(outcome)}"
+        rows = [[("* " if r["sure"] else "") + escape(feature(r)), escape(r["among"]),
+                 f"{percent(r['with']['rate'])} of {r['with']['games']:,}",
+                 f"{percent(r['without']['rate'])} of {r['without']['games']:,}",
+                 f"{points(r['difference'])} [{points(r['difference_ci'][0])}, "
+                 f"{points(r['difference_ci'][1])}]"] for r in outcome["causes"]]
+        parts.append(f"<h4>{escape(head)}</h4>" + (_table(
+            ["met before it", "among", "with it", "without", "change (points)"], rows,
+            {2, 3, 4}) if rows else "<p>Nothing met before it went surely with it.</p>"))
+    for rule in section["causes"]["rules"]:
+        parts.append(f'<p class="note">Left out by rule: {escape(", ".join(rule["features"]))}: '
+                     f"{escape(rule['rule'])}.</p>")
+    return "".join(parts)
+
+
+def _skill(report: dict[str, Any]) -> str:
+    """Each policy placed between random play and the run's best, as bars."""
+    parts = []
+    for group in report.get("skill", []):
+        chart = rate_bars([(p["policy"], p["place"] or 0.0, p["place"] or 0.0,
+                            p["place"] or 0.0, round(100 * p["finale"]))
+                           for p in group["policies"]],
+                          f"Skill range ({group['variant']}, {group['players']} player(s)): "
+                          f"0% = {group['floor']}, 100% = {group['best']} (in brackets: "
+                          "finale %)", "place between the floor and the best")
+        parts.append(f'<div class="chart">{chart}</div>')
+    return "".join(parts)
+
+
+def _test_effects(section: dict[str, Any]) -> str:
+    rows = []
+    for test in section["test_effects"]:
+        finale = test["outcomes"].get(FINALE)
+        if finale is None:
+            continue
+        low, high = finale["difference_ci"]
+        rows.append([escape(f"{test['where']} {test['title']}"), escape(test["need"]),
+                     f"{test['passed_games']:,}", f"{test['failed_games']:,}",
+                     percent(finale["with"]["rate"]), percent(finale["without"]["rate"]),
+                     f"{points(finale['difference'])} [{points(low)}, {points(high)}]"])
+    return ('<p class="note">The games split by the first try; the finale share in each '
+            "(every outcome is in the JSON report's test_effects).</p>" + _table(
+                ["test", "needs", "passed first", "failed first", "finale if passed",
+                 "finale if failed", "change (points)"], rows, {2, 3, 4, 5, 6}))
+
+
+def _side_by_side(sections: list[dict[str, Any]]) -> str:
+    """Every configuration's finale and ending rates in one table, each row a link to its
+    section (a report of many configurations is long)."""
+    names = [FINALE] + sorted({o["outcome"] for s in sections for o in s["outcomes"]
+                               if o["level"] == 1})
+    rows = []
+    for number, section in enumerate(sections):
+        by = {o["outcome"]: o for o in section["outcomes"]}
+        cells = [f"{percent(by[n]['rate'])} {interval(by[n]['ci'])}" if n in by else "" for n in names]
+        rows.append([f'<a href="#configuration-{number}">{escape(section["label"])}</a>',
+                     f"{section['games']:,}", *cells])
+    return ('<h2 id="configurations">Configurations side by side</h2>'
+            + _table(["configuration", "games", *map(escape, names)], rows,
+                     set(range(1, len(names) + 2))))
+
+
+def _sweep(sweep: dict[str, Any]) -> str:
+    """Each configuration's outcomes over the swept values, drawn as curves with bands."""
+    parts = [f"<h2>Sweep: {escape(sweep['parameter'])}</h2>"
+             f'<p class="note">{escape(sweep["paired"])}.</p>']
+    for config in sweep["configurations"]:
+        series = [(words(o["outcome"]), o["rate"], o["ci"]) for o in config["outcomes"]]
+        if config.get("test"):
+            series.insert(0, ("passed the swept test", config["test"]["rate"],
+                              config["test"]["ci"]))
+        chart = sweep_curves(sweep["values"], series,
+                             f"{config['label']}: each outcome by {sweep['parameter']}",
+                             sweep["parameter"])
+        rows = [[escape(f"{step['from']} -> {step['to']}"), escape(words(c["outcome"])),
+                 f"{percent(c['before']['rate'])} -> {percent(c['after']['rate'])}",
+                 f"{points(c['difference'])} [{points(c['difference_ci'][0])}, "
+                 f"{points(c['difference_ci'][1])}]", format_p(c["p"])]
+                for step in config["steps"] for c in step["changes"] if c["significant"]]
+        parts.append(f'<h3>{escape(config["label"])}</h3><div class="chart">{chart}</div>'
+                     + (_table(["step", "outcome", "share", "change (points)", "p"], rows,
+                               {2, 3, 4}) if rows else
+                        "<p>No step changed an outcome surely (Holm-corrected).</p>"))
+    return "".join(parts)
 
 
 def _changes(against: dict[str, Any]) -> str:
@@ -103,11 +216,16 @@ def _changes(against: dict[str, Any]) -> str:
     for section in against["configurations"]:
         moved = [c for c in section["changes"] if c["only_before"] or c["only_after"]]
         rows = [[escape(words(c["outcome"])), percent(c["before"]["rate"]),
-                 percent(c["after"]["rate"]), format_p(c["p"]),
-                 "yes" if c["significant"] else "no"] for c in moved]
+                 percent(c["after"]["rate"]), f"{100 * c['difference']:+.1f}",
+                 f"[{100 * c['difference_ci'][0]:+.1f}, {100 * c['difference_ci'][1]:+.1f}]",
+                 format_p(c["p"]), "yes" if c["significant"] else "no"] for c in moved]
+        chart = difference_bars(
+            [(words(c["outcome"]), c["difference"], *c["difference_ci"]) for c in moved],
+            "Change in each outcome's share (bar; whisker: 95% interval on the paired games)")
         parts.append(f"<h3>{escape(section['label'])}: {section['games']:,} paired games</h3>"
-                     + _table(["outcome", "before", "after", "p", "significant"], rows,
-                              {1, 2, 3}))
+                     + (f'<div class="chart">{chart}</div>' if moved else "")
+                     + _table(["outcome", "before", "after", "change (points)", "95% interval",
+                               "p", "significant"], rows, {1, 2, 3, 4}))
     return "".join(parts)
 
 
@@ -121,17 +239,33 @@ def render_fragment(report: dict[str, Any]) -> str:
     if report["interrupted"]:
         parts.append(f"<p><strong>Interrupted:</strong> the figures cover the "
                      f"{report['finished']:,} games that finished.</p>")
-    for section in report["configurations"]:
-        parts.append(f"<h2>{escape(section['label'])}: {section['games']:,} games</h2>"
+    sections = report["configurations"]
+    if len(sections) > 1:
+        parts.append(_side_by_side(sections) + _skill(report))
+    for number, section in enumerate(sections):
+        # Each configuration folds (the first open): a page of many stays short, and the
+        # side-by-side table's links lead to each.
+        parts.append(f'<details id="configuration-{number}"{" open" if number == 0 else ""}>'
+                     f'<summary><h2>{escape(section["label"])}: '
+                     f"{section['games']:,} games</h2></summary>"
                      f'<p class="note">Replay any game: <code>'
                      f"{escape(replay_hint(report, section))} --seed N</code></p>")
         for head, part in (("Outcomes", _outcomes), ("Length", _length),
                            ("Scores over time", _scores), ("Entries", _entries),
                            ("Tests failed most often", _tests),
-                           ("Cards and codas that went with an outcome", _decisive)):
+                           ("Cards and codas that went with an outcome", _decisive),
+                           ("Causes of each outcome", _causes),
+                           ("Storybook tests: outcomes when passed and when failed",
+                            _test_effects)):
             parts.append(f"<h3>{head}</h3>{part(section)}")
+        if len(sections) > 1:
+            parts.append('<p class="note"><a href="#configurations">back to the '
+                         "configurations</a></p>")
+        parts.append("</details>")
     if "against" in report:
         parts.append(_changes(report["against"]))
+    if "sweep" in report:
+        parts.insert(3, _sweep(report["sweep"]))
     return '<section class="dmtool-balance">' + "".join(parts) + "</section>"
 
 

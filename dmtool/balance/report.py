@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from dmtool.balance.causes import causes, level
 from dmtool.balance.decisive import decisive_items
 from dmtool.balance.games import Bundle
 from dmtool.balance.pool import RunResult
+from dmtool.balance.skill import skill_range
 from dmtool.balance.stats import mean, wilson
-from dmtool.balance.summary import exact_chance
+from dmtool.balance.summary import ENGINE_FAILURES, exact_chance
 from dmtool.balance.tally import FINALE, Tally
+from dmtool.balance.test_effects import test_effects
 from dmtool.engine.dawn_of_madness.constants import ENDINGS
 
 LEAST = 10  # entries reached least, listed
@@ -42,17 +45,17 @@ def _outcomes(tally: Tally, bundle: Bundle) -> list[dict[str, Any]]:
         for c in data.get("conclusions", []):
             titles[f"ending {ending}, conclusion {c['entry']}"] = str(c.get("title", ""))
 
-    def level(name: str) -> int:
-        return 0 if name == FINALE or not name.startswith("ending") else (
-            2 if "conclusion" in name else 1)
-
-    names = sorted(tally.outcomes, key=lambda n: (level(n), -tally.outcomes[n], n))
+    # An outcome no game reached is listed too, with its upper bound: 0 of 2,000 games
+    # says "under 0.19%", which an author needs to know of an ending meant to be rare.
+    possible = [FINALE, *(f"failed: {reason}" for reason in ENGINE_FAILURES), *titles]
+    names = sorted(set(tally.outcomes) | set(possible),
+                   key=lambda n: (level(n), -tally.outcomes.get(n, 0), n))
     out = []
     for name in names:
         base = name.split(" (central")[0]
         out.append({"outcome": name, "level": level(name), "title": titles.get(base, ""),
-                    **rate(tally.outcomes[name], tally.games),
-                    "example_seed": tally.examples[name]})
+                    **rate(tally.outcomes.get(name, 0), tally.games),
+                    "example_seed": tally.examples.get(name)})
     return out
 
 
@@ -84,13 +87,31 @@ def _tests(tally: Tally, bundle: Bundle) -> list[dict[str, Any]]:
         title = ""
         if where.startswith("entry "):
             title = str(bundle.catalog.entries[int(where.split()[1])].get("title", ""))
+        clustered = test.clustered()
+        low, high = clustered.interval()
         rows.append({"where": where, "title": title, "need": need, "tries": test.tries,
-                     "failed": test.tries - test.passed,
-                     "observed": rate(test.passed, test.tries),
+                     "games": test.games, "failed": test.tries - test.passed,
+                     # The interval counts games, not tries, as independent (stats.Clustered).
+                     "observed": {"games": test.passed, "rate": _r(clustered.rate),
+                                  "ci": [_r(low), _r(high)],
+                                  "design_effect": _r(clustered.design_effect())},
                      "exact_rolled": _r(test.exact / test.tries),
                      "exact_at_start": _r(exact_chance(tuple(need.split(", ")), dice))})
     rows.sort(key=lambda r: (-r["failed"], r["where"], r["need"]))
     return rows[:HARDEST]
+
+
+def _visits(tally: Tally, bundle: Bundle) -> dict[str, Any]:
+    """Per entry and per option: the games that read or chose it and how many times in all
+    (what `visits_csv` writes for a spreadsheet)."""
+    entries = bundle.catalog.entries
+    return {"entries": [{"entry": n, "title": str(entries[n].get("title", "")),
+                         "games": tally.entries.get(n, 0), "reads": tally.reads.get(n, 0)}
+                        for n in sorted(entries)],
+            "options": [{"entry": entry, "option": label, "games": tally.option_games[key],
+                         "times": count}
+                        for key, count in sorted(tally.options.items())
+                        for entry, label in [key]]}
 
 
 def configuration(tally: Tally, bundle: Bundle, label: str, config: dict[str, Any],
@@ -102,8 +123,13 @@ def configuration(tally: Tally, bundle: Bundle, label: str, config: dict[str, An
         "outcomes": _outcomes(tally, bundle),
         "rounds": _histogram(tally.rounds), "finale_rounds": _histogram(tally.finale_rounds),
         "deaths": _histogram(tally.deaths), "withered": _histogram(tally.withered),
+        # Every death gives a Withered card: when no game had any other, they are one measure.
+        "withered_is_deaths": tally.deaths_are_withered == tally.games,
+        "visits": _visits(tally, bundle),
         "scores": _scores(tally), "entries": _entries(tally, bundle),
         "tests": _tests(tally, bundle), "decisive": decisive_items(tally),
+        "causes": causes(tally, bundle.catalog.entries),
+        "test_effects": test_effects(tally, bundle.catalog.entries),
     }
 
 
@@ -117,4 +143,4 @@ def build(result: RunResult, bundle: Bundle, *, seed: int) -> dict[str, Any]:
     return {"schema": SCHEMA, "tool": "dmtool balance", "wanderer": bundle.wanderer,
             "storybook": book, "seed": seed, "games": result.games,
             "finished": result.finished, "interrupted": result.interrupted,
-            "configurations": sections}
+            "configurations": sections, "skill": skill_range(sections, result.tallies)}

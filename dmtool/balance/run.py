@@ -10,9 +10,10 @@ from dmtool.balance.against import compare
 from dmtool.balance.games import Bundle, Config, chunks
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
 from dmtool.balance.report import build
+from dmtool.balance.sweep import parse_sweep, point_bundle, point_configs, summary
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
-from dmtool.engine.dawn_of_madness.play.policies import policy_names
+from dmtool.engine.dawn_of_madness.play.policies import policy_error
 from dmtool.errors import UsageError
 
 
@@ -31,6 +32,8 @@ class BalanceOptions:
     content: Path = Path("content")
     against: Path | None = None
     scheduler: str | None = None
+    sweep: str | None = None  # one parameter over values: see sweep.py
+    epsilons: tuple[float, ...] = ()  # chances of a random move, each a policy of its own
 
 
 @dataclass
@@ -52,10 +55,12 @@ def content_root(path: Path) -> Path:
 
 
 def configurations(options: BalanceOptions) -> tuple[Config, ...]:
-    names = policy_names()
     for policy in options.policies:
-        if policy not in names:
-            raise UsageError(f"--policy: '{policy}' is not one of {', '.join(names)}.")
+        if (error := policy_error(policy)) is not None:
+            raise UsageError(f"--policy: {error}.")
+    for epsilon in options.epsilons:
+        if not 0 <= epsilon <= 1:
+            raise UsageError("--epsilon: give chances from 0 to 1, e.g. 0,0.5,1.")
     for variant in options.variants:
         if variant not in SCORE_GOALS:
             raise UsageError(f"--variant: '{variant}' is not one of {', '.join(SCORE_GOALS)}.")
@@ -66,7 +71,10 @@ def configurations(options: BalanceOptions) -> tuple[Config, ...]:
         raise UsageError("--games must be at least 1.")
     if options.seed < 0:
         raise UsageError("--seed must be zero or more.")
-    return tuple(Config(p, v, n, options.devour) for p in options.policies
+    # --epsilon: each policy also played with a random move at each decision by that chance.
+    policies = [p if e == 0 else f"{p}~{e:g}" for p in options.policies
+                for e in (options.epsilons or (0,))]
+    return tuple(Config(p, v, n, options.devour) for p in dict.fromkeys(policies)
                  for v in options.variants for n in options.players)
 
 
@@ -94,6 +102,10 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     bundle = _bundle(content_root(options.content), options.wanderer)
     other = (_bundle(content_root(options.against), options.wanderer)
              if options.against is not None else None)
+    if options.sweep is not None:
+        if other is not None:
+            raise UsageError("--sweep and --against cannot be used together.")
+        return _swept(options, configs, bundle, progress)
     runner, workers = _runner(options)
     plan = list(chunks(len(configs), options.games, options.seed))
     games_each = sum(c.count for c in plan)
@@ -114,3 +126,35 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
         runs.append(before)
         report["against"] = compare(before, result, path=str(options.against))
     return BalanceOutcome(report, runs, workers)
+
+
+def _swept(options: BalanceOptions, configs: tuple[Config, ...], base: Bundle,
+           progress: Progress | None) -> BalanceOutcome:
+    """Every value of the sweep played on the same seeds; one section per configuration
+    and value, and the curves in `sweep`."""
+    sweep = parse_sweep(str(options.sweep))
+    points = [(v, point_bundle(base, sweep, v), point_configs(configs, sweep, v))
+              for v in sweep.values]  # every value's usage errors before any game
+    runner, workers = _runner(options)
+    results, sections = [], []
+    total = len(points) * options.games * len(points[0][2])
+    for number, (value, bundle, point) in enumerate(points):
+        plan = list(chunks(len(point), options.games, options.seed))
+        offset = number * options.games * len(point)
+        step = (None if progress is None
+                else lambda done, _all, offset=offset: progress(offset + done, total))
+        result = collect(runner(bundle, point, plan), point, plan, options.games,
+                         progress=step, workers=workers)
+        results.append((value, result))
+        report = build(result, bundle, seed=options.seed)
+        for section in report["configurations"]:
+            section["label"] += f"; {sweep.describe(value)}"
+        sections.append(report["configurations"])
+        if result.interrupted:
+            break
+    report["configurations"] = [s for point in sections for s in point]
+    report["games"] = options.games
+    report["finished"] = sum(r.finished for _, r in results)
+    report["interrupted"] = any(r.interrupted for _, r in results)
+    report["sweep"] = summary(sweep, results, sections)
+    return BalanceOutcome(report, [r for _, r in results], workers)

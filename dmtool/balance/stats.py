@@ -30,10 +30,14 @@ def wilson(count: int, games: int, z: float = Z95) -> tuple[float, float]:
     keeps its coverage for rare outcomes (a 0-in-10,000 ending still gets an upper bound)."""
     if games <= 0:
         return (0.0, 1.0)
-    p = count / games
+    return score_interval(count / games, games, z)
+
+
+def score_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval of a rate p observed on n (possibly effective) trials."""
     z2 = z * z
-    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
-    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / (1 + z2 / games)
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
@@ -113,3 +117,73 @@ def format_p(p: float) -> str:
 
 def mean(values: list[int] | list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of the difference k1/n1 - k2/n2 of two independent rates: Newcombe's
+    hybrid score interval (his method 10), built from each rate's Wilson interval, so it
+    stays sensible for rates near 0 or 1 where the normal interval does not."""
+    p1 = k1 / n1 if n1 else 0.0
+    p2 = k2 / n2 if n2 else 0.0
+    l1, u1 = wilson(k1, n1, z)
+    l2, u2 = wilson(k2, n2, z)
+    difference = p1 - p2
+    return (difference - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            difference + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+@dataclass(frozen=True)
+class Clustered:
+    """Tries grouped by game: a rate over tries whose interval counts the games, not the
+    tries, as independent (the tries of one game share its dice luck, its policy's choices
+    and its wanderer's sentience). Sums over games i of m_i tries with y_i passes."""
+
+    games: int
+    tries: int  # sum of m_i
+    passed: int  # sum of y_i
+    tries_sq: int  # sum of m_i ** 2
+    passed_sq: int  # sum of y_i ** 2
+    cross: int  # sum of m_i * y_i
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.tries if self.tries else 0.0
+
+    def variance(self) -> float:
+        """The cluster-robust (sandwich) variance of the ratio estimator: the sum over games
+        of (y_i - p m_i)^2, over the tries squared, with the G/(G-1) small-sample factor."""
+        if self.games < 2 or not self.tries:
+            return 0.0
+        p = self.rate
+        spread = self.passed_sq - 2 * p * self.cross + p * p * self.tries_sq
+        return self.games / (self.games - 1) * max(spread, 0.0) / self.tries ** 2
+
+    def design_effect(self) -> float:
+        """How much the clustering widens the variance against independent tries (at least
+        1: tries are never counted as more than independent)."""
+        p = self.rate
+        independent = p * (1 - p) / self.tries if self.tries else 0.0
+        if independent <= 0:
+            return 1.0
+        return max(1.0, self.variance() / independent)
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        """A Wilson interval on the effective number of tries (tries / design effect): as
+        wide as the cluster-robust interval, and still inside [0, 1] for a test that is
+        always or never passed."""
+        if not self.tries:
+            return (0.0, 1.0)
+        return score_interval(self.rate, self.tries / self.design_effect(), z)
+
+
+def paired_difference(only_after: int, only_before: int, pairs: int,
+                      z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of the change in a rate between two runs on the same seeds: the
+    mean of the per-seed differences (+1, 0 or -1) with its standard error, which counts
+    only the games that changed (the pairing takes out the luck both runs shared)."""
+    if pairs <= 0:
+        return (0.0, 0.0)
+    difference = (only_after - only_before) / pairs
+    spread = (only_after + only_before) / pairs - difference ** 2
+    half = z * math.sqrt(max(spread, 0.0) / pairs)
+    return (difference - half, difference + half)

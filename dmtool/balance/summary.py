@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,17 @@ class GameSummary:
     items: tuple[str, ...]
     steps: int
     finale_items: tuple[str, ...] = ()
+    # What the wanderer stage met, each with the round it was first met in: entries read
+    # ('entry 109'), storybook tests passed or failed ('test at entry 109 (green eye)
+    # failed'), cards, codas and monsters (as in `items`). The causes are sought among them.
+    features: tuple[tuple[str, int], ...] = ()
+    # Features this game met only as a rule's consequence of a death (a malformation the
+    # death spawned): they stand for the death, not for anything an author wrote.
+    by_death: tuple[str, ...] = ()
+    # Every option chosen, in order, with the entry it was chosen at; how often each entry
+    # was read (an entry can be read more than once in a game).
+    options: tuple[tuple[int, str], ...] = ()
+    reads: tuple[tuple[int, int], ...] = ()
 
     @property
     def reached_finale(self) -> bool:
@@ -126,6 +138,10 @@ class _Reader:
         self.card: Any = None
         self.dice: tuple[tuple[str, int], ...] | None = None
         self.died_central = False
+        self.features: dict[str, int] = {}
+        self.by_death: set[str] = set()
+        self.options: list[tuple[int, str]] = []
+        self.reads: Counter[int] = Counter()
 
     def read(self, log: Iterable[Mapping[str, Any]]) -> None:
         """Every event of a game's log, in order."""
@@ -141,6 +157,17 @@ class _Reader:
                 item = _item(event)
                 if item is not None and item not in self.items:
                     (self.finale_items if self.finale else self.items).add(item)
+                if item is not None and not self.finale:
+                    self._met(item, by_death=str(event.get("why", "")).startswith("death of"))
+
+    def _met(self, feature: str, *, by_death: bool = False) -> None:
+        """A feature met in the wanderer stage; by_death: only as a death's consequence."""
+        if feature not in self.features:
+            self.features[feature] = self.round
+            if by_death:
+                self.by_death.add(feature)
+        elif not by_death:
+            self.by_death.discard(feature)
 
     def _score(self, event: Mapping[str, Any]) -> None:
         self.scores = [int(event["scores"].get(e, 0)) for e in ENDINGS]
@@ -152,6 +179,13 @@ class _Reader:
     def _entry(self, event: Mapping[str, Any]) -> None:
         self.entry = int(event["entry"])
         self.entries.add(self.entry)
+        self.reads[self.entry] += 1
+        if not self.finale:
+            self._met(f"entry {self.entry}")
+
+    def _option(self, event: Mapping[str, Any]) -> None:
+        if self.entry is not None:
+            self.options.append((self.entry, str(event.get("label", ""))))
 
     def _confrontation(self, event: Mapping[str, Any]) -> None:
         self.card = event.get("card")
@@ -193,7 +227,10 @@ class _Reader:
         else:
             where = "elsewhere"
         exact = exact_chance(need, self.dice or ())
-        self.tests.append(TestRoll(where, key, bool(event.get("passed")), exact))
+        passed = bool(event.get("passed"))
+        self.tests.append(TestRoll(where, key, passed, exact))
+        if where.startswith("entry ") and not self.finale:
+            self._met(test_feature(where, key, passed))
         self.dice = None
 
 
@@ -204,7 +241,13 @@ _READERS: dict[str, Callable[[_Reader, Mapping[str, Any]], None]] = {
     "entry": _Reader._entry, "confrontation_revealed": _Reader._confrontation,
     "rolled": _Reader._rolled, "test": _Reader._test, "died": _Reader._died,
     "central_died": _Reader._central_died, "condition_gained": _Reader._condition,
+    "option": _Reader._option,
 }
+
+
+def test_feature(where: str, need: str, passed: bool) -> str:
+    """'test at entry 109 (green eye) failed': a storybook test's result as a feature."""
+    return f"test at {where} ({need}) {'passed' if passed else 'failed'}"
 
 
 def summarise(seed: int, *, log: Iterable[Mapping[str, Any]], final: Any, stalled: bool,
@@ -228,7 +271,9 @@ def summarise(seed: int, *, log: Iterable[Mapping[str, Any]], final: Any, stalle
         finale_rounds=reader.finale_rounds, deaths=reader.deaths, withered=reader.withered,
         scores=tuple(reader.snapshots), entries=tuple(sorted(reader.entries)),
         tests=tuple(reader.tests), items=tuple(sorted(reader.items)), steps=steps,
-        finale_items=tuple(sorted(reader.finale_items)))
+        finale_items=tuple(sorted(reader.finale_items)),
+        features=tuple(sorted(reader.features.items())), by_death=tuple(sorted(reader.by_death)),
+        options=tuple(reader.options), reads=tuple(sorted(reader.reads.items())))
 
 
 def storybook_tests(entries: Mapping[int, Mapping[str, Any]]) -> dict[int, frozenset[str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from dmtool.balance.stats import Clustered
 from dmtool.balance.summary import GameSummary
 
 FINALE = "reached the finale"
@@ -23,16 +24,38 @@ def labels(game: GameSummary) -> tuple[str, ...]:
 
 @dataclass
 class TestTally:
-    """One test's tries: how often it was taken and passed, and the exact chances summed."""
+    """One test's tries: how often it was taken and passed, and the exact chances summed;
+    and the sums over games a cluster-robust interval needs (stats.Clustered)."""
 
     tries: int = 0
     passed: int = 0
     exact: float = 0.0
+    games: int = 0
+    tries_sq: int = 0
+    passed_sq: int = 0
+    cross: int = 0
+
+    def add_game(self, tries: int, passed: int, exact: float) -> None:
+        self.tries += tries
+        self.passed += passed
+        self.exact += exact
+        self.games += 1
+        self.tries_sq += tries * tries
+        self.passed_sq += passed * passed
+        self.cross += tries * passed
 
     def merge(self, other: TestTally) -> None:
         self.tries += other.tries
         self.passed += other.passed
         self.exact += other.exact
+        self.games += other.games
+        self.tries_sq += other.tries_sq
+        self.passed_sq += other.passed_sq
+        self.cross += other.cross
+
+    def clustered(self) -> Clustered:
+        return Clustered(self.games, self.tries, self.passed, self.tries_sq, self.passed_sq,
+                         self.cross)
 
 
 @dataclass
@@ -59,6 +82,25 @@ class Tally:
     finale_items: Counter[tuple[str, str]] = field(default_factory=Counter)
     finale_item_outcomes: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     paired: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # seed, labels
+    # Features (summary.GameSummary.features): games that met each, by the round first met
+    # and by outcome; and games that met it only as a death's consequence.
+    feature_rounds: Counter[tuple[str, int]] = field(default_factory=Counter)
+    feature_outcomes: Counter[tuple[str, int, str]] = field(default_factory=Counter)
+    by_death: Counter[str] = field(default_factory=Counter)
+    feature_lengths: Counter[tuple[str, int]] = field(default_factory=Counter)  # rounds lasted
+    feature_length_outcomes: Counter[tuple[str, int, str]] = field(default_factory=Counter)
+    # The games that met a feature only as a death's consequence, by rounds lasted (and
+    # outcome): they are weighed on neither side of that feature (causes.DEATH_RULE).
+    death_lengths: Counter[tuple[str, int]] = field(default_factory=Counter)
+    death_length_outcomes: Counter[tuple[str, int, str]] = field(default_factory=Counter)
+    # A storybook test's first result in a game ('where, need', passed) and its outcomes.
+    first_tries: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    first_try_outcomes: Counter[tuple[str, bool, str]] = field(default_factory=Counter)
+    reads: Counter[int] = field(default_factory=Counter)  # times each entry was read
+    options: Counter[tuple[int, str]] = field(default_factory=Counter)  # times chosen
+    option_games: Counter[tuple[int, str]] = field(default_factory=Counter)
+    length_outcomes: Counter[tuple[int, str]] = field(default_factory=Counter)  # rounds lasted
+    deaths_are_withered: int = 0  # games whose Withered cards were as many as their deaths
 
     def add(self, game: GameSummary) -> None:
         self.games += 1
@@ -69,6 +111,7 @@ class Tally:
                 self.examples[name] = game.seed
         self.paired.append((game.seed, names))
         self.rounds[game.rounds] += 1
+        self.length_outcomes.update((game.rounds, name) for name in names)
         if game.finale_rounds:
             self.finale_rounds[game.finale_rounds] += 1
         self.deaths[game.deaths] += 1
@@ -80,17 +123,51 @@ class Tally:
                 sums[i] += value
             self.score_games[number] += 1
         self.entries.update(game.entries)
-        for test in game.tests:
-            tally = self.tests.setdefault((test.where, test.need), TestTally())
-            tally.tries += 1
-            tally.passed += test.passed
-            tally.exact += test.exact
-        self.items.update(game.items)
-        self.item_outcomes.update((item, name) for item in game.items for name in names)
+        self.deaths_are_withered += game.deaths == game.withered
+        self._tests(game, names)
+        self._features(game, names)
+        # A malformation a death spawned stands for the death (causes.DEATH_RULE): it would
+        # only restate the death rule beside every outcome a death makes.
+        items = [item for item in game.items if item not in game.by_death]
+        self.items.update(items)
+        self.item_outcomes.update((item, name) for item in items for name in names)
         if game.finale_items:
             self.finale_items.update((game.outcome, item) for item in game.finale_items)
             self.finale_item_outcomes.update((game.outcome, item, names[-1])
                                              for item in game.finale_items)
+
+    def _tests(self, game: GameSummary, names: tuple[str, ...]) -> None:
+        tries: dict[tuple[str, str], list[float]] = {}  # tries, passed, exact
+        for test in game.tests:
+            sums = tries.get((test.where, test.need))
+            if sums is None:
+                sums = tries[(test.where, test.need)] = [0, 0, 0.0]
+                if test.where.startswith("entry "):
+                    key = (f"{test.where}, {test.need}", test.passed)
+                    self.first_tries[key] += 1
+                    self.first_try_outcomes.update(key + (name,) for name in names)
+            sums[0] += 1
+            sums[1] += test.passed
+            sums[2] += test.exact
+        for key, (count, passed, exact) in tries.items():
+            self.tests.setdefault(key, TestTally()).add_game(int(count), int(passed), exact)
+
+    def _features(self, game: GameSummary, names: tuple[str, ...]) -> None:
+        spawned = set(game.by_death)  # they stand for the death: see causes.DEATH_RULE
+        for feature, first in game.features:
+            if feature in spawned:
+                continue
+            self.feature_rounds[(feature, first)] += 1
+            self.feature_lengths[(feature, game.rounds)] += 1
+            self.feature_length_outcomes.update((feature, game.rounds, n) for n in names)
+            self.feature_outcomes.update((feature, first, name) for name in names)
+        self.by_death.update(game.by_death)
+        for feature in spawned:
+            self.death_lengths[(feature, game.rounds)] += 1
+            self.death_length_outcomes.update((feature, game.rounds, n) for n in names)
+        self.reads.update(dict(game.reads))
+        self.options.update(game.options)
+        self.option_games.update(set(game.options))
 
     def merge(self, other: Tally) -> None:
         """Add another tally's games (call in seed order for identical float sums)."""
@@ -102,7 +179,19 @@ class Tally:
                              (self.finale_rounds, other.finale_rounds),
                              (self.deaths, other.deaths), (self.withered, other.withered),
                              (self.score_games, other.score_games),
-                             (self.entries, other.entries), (self.items, other.items)):
+                             (self.entries, other.entries), (self.items, other.items),
+                             (self.feature_rounds, other.feature_rounds),
+                             (self.feature_outcomes, other.feature_outcomes),
+                             (self.by_death, other.by_death),
+                             (self.feature_lengths, other.feature_lengths),
+                             (self.feature_length_outcomes, other.feature_length_outcomes),
+                             (self.death_lengths, other.death_lengths),
+                             (self.death_length_outcomes, other.death_length_outcomes),
+                             (self.first_tries, other.first_tries),
+                             (self.first_try_outcomes, other.first_try_outcomes),
+                             (self.reads, other.reads), (self.options, other.options),
+                             (self.option_games, other.option_games),
+                             (self.length_outcomes, other.length_outcomes)):
             mine.update(theirs)
         self.steps += other.steps
         for number, sums in other.score_sums.items():
@@ -114,3 +203,4 @@ class Tally:
         self.finale_items.update(other.finale_items)
         self.finale_item_outcomes.update(other.finale_item_outcomes)
         self.paired.extend(other.paired)
+        self.deaths_are_withered += other.deaths_are_withered

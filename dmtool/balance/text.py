@@ -4,29 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from dmtool.balance.causes_text import cause_lines, points, test_effect_lines
 from dmtool.balance.stats import format_p
+from dmtool.balance.wording import interval, percent, words
 
-FAILURE_WORDS = {"all_wanderers_dead": "all wanderers dead",
-                 "tenth_round": "the tenth round ended",
-                 "fourth_withered": "a fourth Withered card"}
-
-
-def words(label: str) -> str:
-    """An outcome label as an author reads it ('failed: tenth_round' -> 'failed: the
-    tenth round ended')."""
-    if label.startswith("failed: "):
-        reason = label.removeprefix("failed: ")
-        return f"failed: {FAILURE_WORDS.get(reason, reason)}"
-    return label
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def interval(ci: list[float]) -> str:
-    return f"[{percent(ci[0])}, {percent(ci[1])}]"
-
+__all__ = ["interval", "percent", "render_text", "replay_hint", "words"]
 
 def replay_hint(report: dict[str, Any], section: dict[str, Any]) -> str:
     """The `dmtool play` options that replay one of this configuration's games."""
@@ -50,8 +32,12 @@ def _outcomes(section: dict[str, Any]) -> list[str]:
             title = f"  {o['title']}" if o["title"] else ""
             lines.append(f"    {words(o['outcome']):<{width}}  {percent(o['rate']):>6} "
                          f"{interval(o['ci']):<17} {_games(o['games'])}  "
-                         f"seed {o['example_seed']}{title}")
+                         f"{_seed(o['example_seed'])}{title}")
     return lines
+
+
+def _seed(seed: int | None) -> str:
+    return "never reached" if seed is None else f"seed {seed}"
 
 
 def _games(count: int) -> str:
@@ -66,9 +52,12 @@ def _length(section: dict[str, Any]) -> list[str]:
     if finale["histogram"]:
         lines.append(f"  Finale: {finale['mean']:.1f} rounds on average "
                      f"(by round: {_hist(finale['histogram'])})")
+    same = (" (each death gives one, and no game had another)"
+            if section["withered_is_deaths"] else
+            f" ({_hist(section['withered']['histogram'])})")
     lines.append(f"  Deaths: {section['deaths']['mean']:.2f} a game "
                  f"({_hist(section['deaths']['histogram'])}); Withered cards: "
-                 f"{section['withered']['mean']:.2f} a game")
+                 f"{section['withered']['mean']:.2f} a game{same}")
     return lines
 
 
@@ -104,13 +93,15 @@ def _entries(section: dict[str, Any]) -> list[str]:
 def _tests(section: dict[str, Any]) -> list[str]:
     if not section["tests"]:
         return []
-    lines = ["  Tests failed most often (passed: with help, stored domains and cards; "
+    lines = ["  Tests failed most often (passed: with help, stored domains and cards, its "
+             "95% interval counting games, not tries, as independent; "
              "dice: exact chance of the dice rolled alone; start: exact chance at the "
              "starting sentience, as dmtool odds gives it):"]
     for t in section["tests"]:
         where = f"{t['where']} {t['title']}".strip()
         lines.append(f"    {where[:40]:<40} {t['need'][:34]:<34} {t['tries']:>7,} tries "
-                     f"{t['failed']:>7,} failed  passed {percent(t['observed']['rate']):>6}  "
+                     f"{t['failed']:>7,} failed  passed {percent(t['observed']['rate']):>6} "
+                     f"{interval(t['observed']['ci']):<17}"
                      f"dice {percent(t['exact_rolled']):>6}  start "
                      f"{percent(t['exact_at_start']):>6}")
     return lines
@@ -120,7 +111,8 @@ def _decisive(section: dict[str, Any]) -> list[str]:
     if not section["decisive"]:
         return ["  Cards and codas: none went with an outcome surely enough to show."]
     lines = ["  Cards and codas that went with an outcome (association, not proof; "
-             "Holm-corrected, largest differences first):"]
+             "Holm-corrected, largest differences first; a malformation a death spawned is "
+             "left out there):"]
     for d in section["decisive"]:
         w, wo = d["with"], d["without"]
         among = "" if d["among"] == "all games" else f" (among the {d['among']})"
@@ -146,6 +138,24 @@ def _comparison(report: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
+def _skill(report: dict[str, Any]) -> list[str]:
+    """Each policy's place between random play (0) and the run's best (1)."""
+    lines = []
+    for group in report.get("skill", []):
+        lines.append(f"Skill range ({group['variant']}, {group['players']} player(s)): the "
+                     f"finale share placed from {group['floor']} (0) to {group['best']} (1):")
+        for p in group["policies"]:
+            place = "-" if p["place"] is None else f"{p['place']:.2f}"
+            against = p["against_best"]
+            versus = "" if p["policy"] == group["best"] else (
+                f"; against {group['best']} on the same seeds: {against['only_this']:,} "
+                f"finales only here, {against['only_best']:,} only there "
+                f"({format_p(against['p'])})")
+            lines.append(f"  {p['policy']:<20} {place:>5}  finale {percent(p['finale'])} "
+                         f"{interval(p['ci'])}{versus}")
+    return lines + ([""] if lines else [])
+
+
 def _changes(against: dict[str, Any]) -> list[str]:
     """'ending D: 4.5% -> 11.2% (p < 0.001)' lines, the surest changes first."""
     lines = [f"Changes against {against['path']} (the same seeds on both; {against['test']}):"]
@@ -154,10 +164,33 @@ def _changes(against: dict[str, Any]) -> list[str]:
         moved = [c for c in section["changes"] if c["only_before"] or c["only_after"]]
         for change in moved:
             mark = "  (significant)" if change["significant"] else ""
+            low, high = change["difference_ci"]
             lines.append(f"  {words(change['outcome'])}: {percent(change['before']['rate'])} -> "
-                         f"{percent(change['after']['rate'])} ({format_p(change['p'])}){mark}")
+                         f"{percent(change['after']['rate'])}, {points(change['difference'])} "
+                         f"points [{points(low)}, {points(high)}] ({format_p(change['p'])}){mark}")
         if not moved:
             lines.append("  no outcome changed in any game")
+    return lines
+
+
+def _sweep(sweep: dict[str, Any]) -> list[str]:
+    """Each outcome's share at every value of the sweep, one row an outcome."""
+    lines = [f"Sweep over {sweep['parameter']} ({sweep['paired']}):"]
+    for config in sweep["configurations"]:
+        lines.append(f"== {config['label']} ==")
+        lines.append(f"  {'value':<34}" + "".join(f"{v:>9}" for v in sweep["values"]))
+        series = [(words(o["outcome"]), o["rate"]) for o in config["outcomes"]]
+        if config.get("test"):
+            series.insert(0, ("passed the swept test", config["test"]["rate"]))
+        for name, rates in series:
+            lines.append(f"  {name[:34]:<34}" + "".join(f"{percent(r):>9}" for r in rates))
+        for step in config["steps"]:
+            for c in step["changes"]:
+                if c["significant"]:
+                    low, high = c["difference_ci"]
+                    lines.append(f"  {step['from']} -> {step['to']}: {words(c['outcome'])} "
+                                 f"{points(c['difference'])} points [{points(low)}, "
+                                 f"{points(high)}] ({format_p(c['p'])})")
     return lines
 
 
@@ -169,14 +202,17 @@ def render_text(report: dict[str, Any]) -> str:
                      "finished.")
     lines.append("")
     if len(report["configurations"]) > 1:
-        lines += _comparison(report)
+        lines += _comparison(report) + _skill(report)
     for section in report["configurations"]:
         lines.append(f"== {section['label']}: {section['games']:,} games, "
                      f"{section['steps_per_game']:.0f} engine steps a game ==")
         lines.append(f"  (replay any game: {replay_hint(report, section)} --seed N)")
-        for part in (_outcomes, _length, _scores, _entries, _tests, _decisive):
+        for part in (_outcomes, _length, _scores, _entries, _tests, _decisive, cause_lines,
+                     test_effect_lines):
             lines += part(section)
         lines.append("")
     if "against" in report:
         lines += _changes(report["against"]) + [""]
+    if "sweep" in report:
+        lines += _sweep(report["sweep"]) + [""]
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from typing import TextIO
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
+from dmtool.balance.visits import visits_csv
 from dmtool.writing import check_report_path, write_report
 
 EXIT_DONE, EXIT_INTERRUPTED = 0, 130  # 130: what a shell reports for Ctrl-C
@@ -25,6 +26,7 @@ class BalanceRequest:
     fmt: str = "text"
     html: Path | None = None
     json_path: Path | None = None
+    visits: Path | None = None  # per-entry and per-option visit counts as CSV
 
 
 class ProgressLine:
@@ -60,7 +62,7 @@ class ProgressLine:
 
 def balance_command(request: BalanceRequest) -> int:
     roots = [request.options.content]
-    for path in (request.json_path, request.html):
+    for path in (request.json_path, request.html, request.visits):
         if path is not None:  # refused now, not after minutes of games
             check_report_path(path, content_roots=roots)
     progress = ProgressLine(sys.stderr)
@@ -77,6 +79,8 @@ def balance_command(request: BalanceRequest) -> int:
                      content_roots=roots)
     if request.html is not None:
         write_report(request.html, render_html(report), content_roots=roots)
+    if request.visits is not None:
+        write_report(request.visits, visits_csv(report), content_roots=roots)
     seconds = progress.seconds
     sys.stderr.write(f"dmtool: {played:,} games in {seconds:.1f} s "
                      f"({played / max(seconds, 1e-9):,.0f} games/s) on {outcome.workers}\n")

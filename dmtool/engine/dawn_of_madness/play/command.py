@@ -27,7 +27,7 @@ from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import GameResult, play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
-from dmtool.engine.dawn_of_madness.play.policies import policy_names
+from dmtool.engine.dawn_of_madness.play.policies import policy_error, policy_names
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
@@ -67,8 +67,9 @@ def _variant(options: PlayOptions) -> str:
 
 
 def _check(options: PlayOptions) -> None:
-    if options.policy not in policy_names():
-        raise UsageError(f"--policy must be one of {', '.join(policy_names())}.")
+    if policy_error(options.policy) is not None:
+        raise UsageError(f"--policy must be one of {', '.join(policy_names())} (or one "
+                         "followed by ~EPSILON, a chance of a random move: greedy~0.3).")
     if not 1 <= options.players <= 4:
         raise UsageError("--players must be 1 to 4 (one player plays two wanderers).")
     if options.games < 1:

@@ -22,6 +22,7 @@ from dmtool.engine.dawn_of_madness.dice import SeededDice
 from dmtool.engine.dawn_of_madness.engine import Applied, apply
 from dmtool.engine.dawn_of_madness.play.greedy import rank, ranked
 from dmtool.engine.dawn_of_madness.play.players import Chooser
+from dmtool.engine.dawn_of_madness.play.story_choice import StoryLookahead
 from dmtool.engine.dawn_of_madness.state import GameState
 
 BREADTH = 4  # the heuristic's best legal actions weighed
@@ -63,6 +64,7 @@ class Planner:
     seed: int
     policy: str = "planner"
     helper: Chooser = field(init=False)
+    story: StoryLookahead | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.helper = Chooser("greedy", self.seed)
@@ -71,15 +73,24 @@ class Planner:
         return self.helper.action(actions)
 
     def ask(self, question: Question) -> tuple[str, object]:
+        if question.keys[0] == "choice" and question.options and self.story is not None:
+            return "choice", self.story.best(question.options)
         return self.helper.ask(question)
+
+    def _read(self, catalog: Catalog) -> None:
+        """The storybook's options, indexed once a game (story choices come mid-action)."""
+        if self.story is None or self.story.entries is not catalog.entries:
+            self.story = StoryLookahead(catalog.entries)
 
     def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
                legal: Callable[[Action], bool]) -> Action:
+        self._read(catalog)
         return self._plan(state, catalog, rank(state, catalog, candidates), legal)
 
     def choose_from(self, state: GameState, catalog: Catalog, menu: Menu,
                     legal: Callable[[Action], bool]) -> Action:
         """As `choose`, building only the actions the ranking reaches."""
+        self._read(catalog)
         return self._plan(state, catalog, ranked(state, catalog, menu), legal)
 
     def _plan(self, state: GameState, catalog: Catalog, ranked: Iterable[Action],

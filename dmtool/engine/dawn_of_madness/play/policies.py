@@ -19,6 +19,7 @@ from importlib.metadata import entry_points
 from typing import Final
 
 from dmtool.engine.dawn_of_madness.errors import EngineFault
+from dmtool.engine.dawn_of_madness.play.epsilon import Epsilon, split_policy
 from dmtool.engine.dawn_of_madness.play.planner import Planner
 from dmtool.engine.dawn_of_madness.play.players import CHOOSER_POLICIES, Chooser, Player
 
@@ -40,6 +41,18 @@ def plug_ins() -> dict[str, object]:
             if ep.name not in BUILT_IN}
 
 
+def policy_error(name: str) -> str | None:
+    """Why `name` is no policy a game can be played with (None when it is one): a name
+    of `policy_names()`, or one followed by '~EPSILON'."""
+    try:
+        base, _ = split_policy(name)
+    except ValueError as error:
+        return f"'{name}': {error}"
+    if base not in policy_names():
+        return f"'{base}' is not one of {', '.join(policy_names())}"
+    return None
+
+
 def policy_names() -> tuple[str, ...]:
     """Every policy a game can be played with: the built-ins, then plug-ins by name."""
     return (*BUILT_IN, *sorted(plug_ins()))
@@ -51,7 +64,14 @@ MENU_PLAYERS: Final = (Chooser, Planner)
 
 
 def make_player(name: str, seed: int) -> Player:
-    """A new player for one game, its generator seeded with `seed`."""
+    """A new player for one game, its generator seeded with `seed`; 'NAME~EPSILON' plays
+    NAME with a random move at each decision with chance EPSILON (epsilon.py)."""
+    try:
+        base, epsilon = split_policy(name)
+    except ValueError as error:
+        raise EngineFault(f"policy '{name}': {error}") from None
+    if epsilon is not None:
+        return Epsilon(make_player(base, seed), epsilon, seed)
     if name in BUILT_IN:
         return BUILT_IN[name](seed)
     found = plug_ins().get(name)

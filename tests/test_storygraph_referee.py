@@ -56,7 +56,6 @@ GAMES = [("greedy", 4, 109), ("greedy", 4, 118)] + [
 ]
 
 
-@pytest.mark.xfail(reason="issue 29: bounds read each encounter once", strict=False)
 @pytest.mark.parametrize(("policy", "players", "seed"), GAMES)
 def test_no_seeded_game_ends_above_a_stated_score_bound(
         policy: str, players: int, seed: int) -> None:

@@ -41,7 +41,8 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
     with collector_paused():
         graph = build_graph(storybook, context)
         solution = solve(graph)
-        scores = analyse_scores(graph, solution.facts, solution.stage)
+        finale = frozenset().union(*solution.finale.values())
+        scores = analyse_scores(graph, solution.facts, solution.stage, finale)
         analysis = Analysis(graph, solution, scores, traps=traps(graph, solution.facts))
         analysis.diagnostics = (
             list(local_findings(graph))
@@ -213,7 +214,7 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
         amount = "can gain points without limit (a loop repeats)"
     else:
         points = f"{int(most)} point{'s' if most != 1 else ''}"
-        amount = f"can reach at most {points} in a game that reads each encounter once"
+        amount = f"can reach at most {points} in a game"
     return diagnose(
         "DM306",
         where(storybook, storybook.endings[loser].parts + ("ending",)),

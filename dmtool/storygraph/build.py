@@ -32,8 +32,9 @@ class Arc:
     than a named tuple's field (which CPython 3.11 does not specialise).
     """
 
-    __slots__ = ("broken", "changes", "codas", "conditions", "enables", "exit_value", "gain",
-                 "goto", "index", "kind", "node", "scores", "spawns", "walks")
+    __slots__ = ("broken", "changes", "codas", "completes", "conditions", "enables",
+                 "exit_value", "gain", "goto", "index", "kind", "node", "scores", "spawns",
+                 "walks")
     node: Node
     index: int
     kind: str  # how the branch ends: goto | end | conclude | fail_stage | open
@@ -49,6 +50,9 @@ class Arc:
     spawns: tuple[Any, ...]
     # The body of each modify_sentience effect on the branch that is a mapping, in order.
     changes: tuple[Mapping[str, Any], ...]
+    # Whether the branch places a completed token on the shard being resolved (after which
+    # the rulebook lets nobody resolve that shard's encounter again).
+    completes: bool
     walks: Walks  # the graph's branches in full, shared by its arcs
 
     def __repr__(self) -> str:
@@ -126,6 +130,8 @@ class StoryGraph:
     components_cache: dict[int, tuple[Any, list[list[Any]]]] = field(
         default_factory=dict, repr=False
     )
+    # The action economy per Facts object (storygraph.totals.economy), kept alive beside it.
+    economy_cache: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     # The names of the conditions written anywhere in the graph (storygraph.bounds.asked).
     asked: frozenset[str] | None = None
 
@@ -206,7 +212,8 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
 
 
 # The plain effects an arc digests; the outlines pass every other one over.
-_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience"})
+_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience",
+                       "place_token"})
 
 
 def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[int, Any],
@@ -229,6 +236,7 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 arc.goto = value
             else:
                 arc.broken = value if isinstance(value, int) else -1
+        arc.completes = False
         if not kept:  # most branches: nothing to digest
             arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = ()
             arc.gain = NO_SCORE
@@ -251,6 +259,8 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 scores += (_points(body),)
             elif name == "modify_sentience" and isinstance(body, Mapping):
                 changes += (body,)
+            elif name == "place_token" and _completes(body):
+                arc.completes = True
         arc.enables = enables
         arc.codas = codas
         if codas:
@@ -268,6 +278,12 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
 
 
 _make = object.__new__
+
+
+def _completes(body: Any) -> bool:
+    """Whether a place_token effect puts a completed token on the shard being resolved."""
+    return (isinstance(body, Mapping) and body.get("token") == "completed"
+            and body.get("shard", "current") == "current")
 
 
 def _points(score: Mapping[Any, Any]) -> tuple[int, int, int, int]:

@@ -12,8 +12,8 @@ from dmtool.storygraph.logic import INF, Formula, conjunction, negation, read, v
 
 ROUNDS = 10
 WANDERERS = 4
-# How the per-game bounds are counted (storygraph.scores): each root's walk once.
-PREMISE = "in a game reading each encounter once"
+# How the per-game bounds are counted (storygraph.totals and storygraph.economy).
+PREMISE = "in any game, counting each encounter as often as the rules let it be resolved"
 
 
 @dataclass(frozen=True, slots=True)

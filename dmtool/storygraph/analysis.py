@@ -12,8 +12,8 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading.collector import collector_paused
 from dmtool.model.storybook import ENDINGS, Storybook
-from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph
-from dmtool.storygraph.conditions import Facts
+from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
+from dmtool.storygraph.conditions import Facts, judge_side
 from dmtool.storygraph.context import Source, StoryContext, located
 from dmtool.storygraph.explain import Everything, closed_exit, decided_findings, why_not
 from dmtool.storygraph.local import local_findings, where
@@ -251,5 +251,25 @@ def _orphan_codas(analysis: Analysis) -> Iterator[Diagnostic]:
                 "DM309",
                 located(location),
                 f"coda card '{coda}' is never awarded by a reachable branch of storybook "
-                f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs",
+                f"'{graph.storybook.id}'{_why_not_awarded(analysis, coda)}; add "
+                f"{{gain_coda: {coda}}} where it belongs",
             )
+
+
+def _why_not_awarded(analysis: Analysis, coda: str) -> str:
+    """Why a branch that awards the coda is never taken, when the storybook has one: its
+    entry is never read, or its condition never holds (a coda only someone holding another
+    can gain, itself awarded only behind the first, among them)."""
+    graph, solution = analysis.graph, analysis.solution
+    for node in graph.awarding:
+        for arc in graph.arcs[node]:
+            if coda not in arc.codas:
+                continue
+            name = node_name(node)
+            if node not in solution.reached:
+                return f" (it is awarded only in {name}, which is never read)"
+            verdict = judge_side(arc.conditions, solution.facts) if arc.conditions else None
+            if verdict is not None and verdict.value is False:
+                return (f" (the branch of {name} that awards it is never taken: "
+                        f"{verdict.reason.rstrip('.')})")
+    return ""

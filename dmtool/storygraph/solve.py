@@ -2,11 +2,13 @@
 
 Static conditions prune sides: a side guarded by `has_coda X` is dropped when no reachable
 branch awards X, one guarded by `score_at_least {D: 26}` when ending D can never have 26
-points, and so on (see conditions.Facts). Pruning can only remove entries, which can only
-remove awards, points and sentience changes, so we iterate from "everything the storybook
-awards anywhere, no bound on scores or sentience" down to a fixpoint; every step keeps a
-superset of what a real game can reach, so what we call unreachable really is (given the
-premise of the per-game bounds: each encounter resolved once).
+points, and so on (see conditions.Facts). More facts (codas, entries read, wider score and
+sentience ranges) only ever open more sides, so we iterate upwards from what the start
+gives (the codas other cards award, no entry read, no points, each wanderer's dashboard)
+to the least fixpoint: nothing supports itself (two sides each needing the coda only the
+other awards stay closed). Every fact of a real game is in it, by induction on the game's
+steps: each step's condition held under facts already in the fixpoint, so its side is open
+there. The per-game bounds name their premises (storygraph.totals).
 """
 
 from __future__ import annotations
@@ -28,13 +30,10 @@ class Solution:
 
 
 def solve(graph: StoryGraph) -> Solution:
-    """Reachability under the tightest facts we can prove (a descending fixpoint)."""
+    """Reachability under the tightest facts we can prove (the least fixpoint)."""
     graph.asked = asked(graph)
-    facts = Facts(
-        codas=frozenset([c for node in graph.awarding for a in graph.arcs[node] for c in a.codas])
-        | graph.context.codas_elsewhere,
-        visited=frozenset(graph.entries),
-    )
+    start = Facts(codas=graph.context.codas_elsewhere, visited=frozenset())
+    facts = tighten(graph, start, (), (), ())
     while True:
         # What every root reaches is what the wanderer stage's roots reach and what each
         # ending's finale roots do, together. Searched apart, they serve the score bounds

@@ -32,7 +32,7 @@ class Arc:
     than a named tuple's field (which CPython 3.11 does not specialise).
     """
 
-    __slots__ = ("broken", "changes", "codas", "completes", "conditions", "enables",
+    __slots__ = ("broken", "changes", "codas", "completes", "conditions", "economy", "enables",
                  "exit_value", "gain", "goto", "index", "kind", "node", "scores", "spawns",
                  "walks")
     node: Node
@@ -53,6 +53,9 @@ class Arc:
     # Whether the branch places a completed token on the shard being resolved (after which
     # the rulebook lets nobody resolve that shard's encounter again).
     completes: bool
+    # Whether the branch restores mental capacity, gains domains, traps or removes a token:
+    # only such nodes are read again for the action economy (storygraph.economy).
+    economy: bool
     walks: Walks  # the graph's branches in full, shared by its arcs
 
     def __repr__(self) -> str:
@@ -211,9 +214,11 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
+# The plain effects that give an encounter action back or make an entry be read again.
+_ECONOMY = frozenset({"restore_mental_capacity", "gain_domain", "trap", "remove_token"})
 # The plain effects an arc digests; the outlines pass every other one over.
 _DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience",
-                       "place_token"})
+                       "place_token", *_ECONOMY})
 
 
 def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[int, Any],
@@ -236,7 +241,7 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 arc.goto = value
             else:
                 arc.broken = value if isinstance(value, int) else -1
-        arc.completes = False
+        arc.completes = arc.economy = False
         if not kept:  # most branches: nothing to digest
             arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = ()
             arc.gain = NO_SCORE
@@ -261,6 +266,8 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 changes += (body,)
             elif name == "place_token" and _completes(body):
                 arc.completes = True
+            elif name in _ECONOMY:
+                arc.economy = True
         arc.enables = enables
         arc.codas = codas
         if codas:

@@ -130,9 +130,11 @@ def passes(graph: StoryGraph, stage: Collection[Node], arcs_of: Mapping[Node, Se
             for target in arc.enables:
                 if target in stage:
                     repeat[target] = None
-        if facts_of[node].traps:
+    # `facts_of` holds the nodes that can trap or remove a token (the others cannot).
+    for node, facts in facts_of.items():
+        if facts.traps and node in stage:
             repeat[node] = None
-    reopened = any(facts_of[n].reopens for n in stage)
+    reopened = any(f.reopens for n, f in facts_of.items() if n in stage)
     premises.append(
         "a completed token can be removed (a branch says so): every pass of a shard's "
         "encounter can repeat" if reopened else
@@ -145,7 +147,7 @@ def passes(graph: StoryGraph, stage: Collection[Node], arcs_of: Mapping[Node, Se
 def surely_completes(arc: Arc, facts_of: Mapping[Node, NodeFacts]) -> bool:
     """Whether a pass taking this branch surely ends with a completed token on its shard
     (nothing in its entry can end the encounter first)."""
-    return arc.completes and facts_of[arc.node].safe
+    return arc.completes and arc.node in facts_of and facts_of[arc.node].safe
 
 
 @dataclass(frozen=True)

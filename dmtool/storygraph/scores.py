@@ -124,7 +124,10 @@ class ScoreAnalysis:
     def bounds(self) -> dict[str, ScoreBound]:
         value = walk_values(self._graph, self._facts, self._stage, _bound_rows, 2 * len(ENDINGS))
         starts_ = self._starts
-        stage, eco = game_totals(self._graph, self._facts, self._stage, _gains, len(ENDINGS))
+        # The game totals of the same walk: its even weights are each ending's gains.
+        both, eco = game_totals(self._graph, self._facts, self._stage, _bound_rows,
+                                2 * len(ENDINGS), value)
+        stage = both[::2]
         later = finale_gains(self._graph, self._facts, self._finale, _gains, len(ENDINGS))
         bounds = {}
         for i, e in enumerate(ENDINGS):

@@ -126,7 +126,7 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         notes=facts.notes,
     )
     storybook = graph.storybook
-    for condition, place_of in _written(graph, reached):
+    for condition, place_of in written_conditions(graph, reached):
         verdict = judge(condition, loose)
         if verdict.value is None:
             continue
@@ -140,7 +140,7 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         )
 
 
-def _written(
+def written_conditions(
     graph: StoryGraph, reached: frozenset[Node]
 ) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]]]]:
     """(condition, what gives where it rules: then | option | entrance | spawn, and its

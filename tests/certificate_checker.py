@@ -1,0 +1,292 @@
+"""An independent checker of the story analysis's certificates (storygraph.certify).
+
+It reads the content tree's YAML itself (PyYAML, no dmtool model), walks each effect list
+into its branches by the rules of the content vocabulary, and judges a condition by
+evaluating it at concrete values in the ranges the certificate states. It shares no code
+with dmtool.storygraph, so a certificate it accepts is a proof the analysis did not write.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+TERMINALS = ("end", "conclude", "fail_stage")
+GROUPS = ("all_wanderers", "central_wanderer")
+Branch = tuple[tuple[tuple[Any, bool], ...], str, Any, tuple[str, ...], tuple[str, ...]]
+
+
+class Content:
+    """The documents of a content tree that a storybook's graph depends on."""
+
+    def __init__(self, root: Path, book_path: Path) -> None:
+        self.docs = [d for p in sorted(root.rglob("*.yaml"))
+                     for d in [yaml.safe_load(p.read_text(encoding="utf-8"))]
+                     if isinstance(d, dict)]
+        self.book = yaml.safe_load(book_path.read_text(encoding="utf-8"))
+        who = self.book.get("wanderer")
+        self.entries = {e["entry"]: e for e in self.book.get("entries", [])}
+        self.endings = {e["ending"]: e for e in self.book.get("endings", [])}
+        self.mine = [d for d in self.docs if d.get("wanderer") == who]
+        self.cards = {d["id"]: d for d in self.mine
+                      if d.get("kind") in ("encounter-card", "finale-encounter-card")}
+        self.trackers = [i["entry"] for d in self.docs if d.get("kind") == "round-trackers"
+                         for key in ("trackers", "rounds") for i in d.get(key) or []
+                         if isinstance(i, dict) and "entry" in i]
+        self.has_trackers = any(d.get("kind") == "round-trackers" for d in self.docs)
+
+    def effects(self, node: Any) -> list[Any]:
+        if isinstance(node, int):
+            return list(self.entries[node].get("effects") or [])
+        if node == "setup":
+            return list((self.book.get("setup") or {}).get("effects") or [])
+        letter, block = node.split(":")
+        part = self.endings[letter].get("setup" if block == "setup" else "event_phase") or {}
+        return list(part.get("effects") or []) if isinstance(part, dict) else []
+
+    def entrance(self, number: int) -> Any:
+        gate = self.entries.get(number, {}).get("entrance")
+        return gate.get("when") if isinstance(gate, dict) else None
+
+    def stage_roots(self) -> Iterator[tuple[Any, list[Any]]]:
+        """(node, conditions it needs) of every root of the wanderer stage."""
+        if self.effects("setup"):
+            yield "setup", []
+        events = (self.trackers if self.has_trackers else
+                  [n for n, e in self.entries.items() if e.get("kind") == "event"])
+        for number in events:
+            yield number, []
+        for d in self.mine:
+            if d.get("kind") == "world-shard" and isinstance(d.get("encounter"), dict):
+                yield d["encounter"].get("entry"), []
+        for card in self.cards.values():
+            if card["kind"] == "encounter-card" and isinstance(card.get("spawn"), dict):
+                yield card.get("entry"), _card_conditions(card)
+
+    def finale_roots(self, letter: str) -> Iterator[tuple[Any, list[Any]]]:
+        yield f"{letter}:setup", []
+        yield f"{letter}:event", []
+        start = self.endings[letter].get("start")
+        if start is not None:
+            yield start, []
+        for d in self.mine:
+            side = d.get("finale") if d.get("kind") == "world-shard" else None
+            for enc in (side or {}).get("encounters") or []:
+                if isinstance(enc, dict) and enc.get("ending") == letter:
+                    yield enc.get("entry"), []
+        for card in self.cards.values():
+            if (card["kind"] == "finale-encounter-card" and card.get("ending") == letter
+                    and isinstance(card.get("spawn"), dict)):
+                yield card.get("entry"), _card_conditions(card)
+
+
+def _card_conditions(card: dict[str, Any]) -> list[Any]:
+    found = []
+    for key in ("spawn", "entrance"):
+        part = card.get(key)
+        if isinstance(part, dict) and isinstance(part.get("when"), dict):
+            found.append(part["when"])
+    return found
+
+
+def branches(effects: list[Any]) -> Iterator[Branch]:
+    """Every way through an effect list: (conditions with negation, how it ends, the goto's
+    target or None, codas gained, cards spawned)."""
+    yield from _walk(list(effects), (), (), ())
+
+
+def _walk(seq: list[Any], conds: tuple[Any, ...], codas: tuple[str, ...],
+          spawns: tuple[str, ...]) -> Iterator[Branch]:
+    for i, effect in enumerate(seq):
+        if not isinstance(effect, dict) or len(effect) != 1:
+            continue
+        ((name, body),) = effect.items()
+        rest = seq[i + 1:]
+        if name == "goto":
+            yield conds, "goto", body, codas, spawns
+            return
+        if name in TERMINALS:
+            yield conds, name, body, codas, spawns
+            return
+        if name == "test" and isinstance(body, dict):
+            for side in ("pass", "fail"):
+                yield from _walk(list(body.get(side) or []) + rest, conds, codas, spawns)
+            return
+        if name == "choice" and isinstance(body, list):
+            for option in body:
+                if isinstance(option, dict):
+                    when = option.get("when")
+                    more = conds + (((when, False),) if when is not None else ())
+                    yield from _walk(list(option.get("effects") or []) + rest, more, codas,
+                                     spawns)
+            return
+        if name == "if" and isinstance(body, dict):
+            when = body.get("when")
+            yes = conds + (((when, False),) if when is not None else ())
+            no = conds + (((when, True),) if when is not None else ())
+            yield from _walk(list(body.get("then") or []) + rest, yes, codas, spawns)
+            yield from _walk(list(body.get("else") or []) + rest, no, codas, spawns)
+            return
+        if name == "may":
+            yield from _walk(list(body or []) + rest, conds, codas, spawns)
+            yield from _walk(rest, conds, codas, spawns)
+            return
+        if name in GROUPS:
+            yield from _walk(list(body or []) + rest, conds, codas, spawns)
+            return
+        if name == "gain_coda":
+            codas += (body,)
+        elif name == "spawn_encounter" and isinstance(body, dict):
+            spawns += (body.get("card"),)
+    yield conds, "open", None, codas, spawns
+
+
+class Ranges:
+    """What a certificate says can hold: quantity ranges (None: no bound), codas, entries."""
+
+    def __init__(self, ranges: dict[str, list[int | None]], codas: set[str] | None,
+                 visited: set[int] | None) -> None:
+        self.ranges, self.codas, self.visited = ranges, codas, visited
+
+    def values(self, quantity: str, thresholds: list[int]) -> list[int]:
+        low, high = self.ranges.get(quantity, [None, None])
+        if quantity == "wanderers":
+            low, high = 1, 4
+        low = -100 if low is None else low
+        top = max([low, *thresholds]) + 1
+        high = top if high is None else high
+        picks = {low, high, *(t for t in thresholds), *(t - 1 for t in thresholds)}
+        return sorted(v for v in picks if low <= v <= high) or [low]
+
+    def flag(self, key: str) -> list[bool]:
+        name, _, value = key.partition(" ")
+        if name == "has_coda" and self.codas is not None and value not in self.codas:
+            return [False]
+        if name == "visited" and self.visited is not None and int(value) not in self.visited:
+            return [False]
+        return [False, True]
+
+
+# Flags a condition asks to be set (true) or not (false): one flag either way.
+YES_NO = ("trapped", "is_central")
+_BOUNDS = {"round_at_least": "round", "round_at_most": "round", "score_at_least": "score",
+           "sentience_at_least": "sentience", "wanderers_at_least": "wanderers",
+           "existence_at_least": "existence", "wounds_at_least": "wounds"}
+
+
+def _reads(condition: Any, quantities: dict[str, list[int]], flags: set[str]) -> None:
+    if not isinstance(condition, dict) or len(condition) != 1:
+        flags.add(json.dumps(condition, sort_keys=True, default=str))
+        return
+    ((name, value),) = condition.items()
+    if name in ("all", "any") and isinstance(value, list):
+        for part in value:
+            _reads(part, quantities, flags)
+    elif name == "not":
+        _reads(value, quantities, flags)
+    elif name in _BOUNDS and isinstance(value, dict):
+        for key, n in value.items():
+            quantities.setdefault(f"{_BOUNDS[name]} {key}", []).append(n)
+    elif name in _BOUNDS:
+        shift = 1 if name == "round_at_most" else 0
+        quantities.setdefault(_BOUNDS[name], []).append(value + shift)
+    elif name in YES_NO and isinstance(value, bool):
+        flags.add(name)
+    else:
+        flags.add(f"{name} {value}" if isinstance(value, str | int) else
+                  json.dumps(condition, sort_keys=True, default=str))
+
+
+def _value(condition: Any, at: dict[str, Any]) -> bool:
+    if not isinstance(condition, dict) or len(condition) != 1:
+        return at[json.dumps(condition, sort_keys=True, default=str)]  # type: ignore[no-any-return]
+    ((name, value),) = condition.items()
+    if name == "all" and isinstance(value, list):
+        return all(_value(p, at) for p in value)
+    if name == "any" and isinstance(value, list):
+        return any(_value(p, at) for p in value)
+    if name == "not":
+        return not _value(value, at)
+    if name == "round_at_most":
+        return at["round"] <= value  # type: ignore[no-any-return]
+    if name in _BOUNDS and isinstance(value, dict):
+        return all(at[f"{_BOUNDS[name]} {k}"] >= n for k, n in value.items())
+    if name in _BOUNDS:
+        return at[_BOUNDS[name]] >= value  # type: ignore[no-any-return]
+    if name in YES_NO and isinstance(value, bool):
+        return at[name] is value
+    key = (f"{name} {value}" if isinstance(value, str | int) else
+           json.dumps(condition, sort_keys=True, default=str))
+    return at[key]  # type: ignore[no-any-return]
+
+
+def outcomes(condition: Any, ranges: Ranges) -> set[bool]:
+    """The values the condition takes at every combination of values the ranges allow
+    (both values when there are too many combinations to try)."""
+    quantities: dict[str, list[int]] = {}
+    flags: set[str] = set()
+    _reads(condition, quantities, flags)
+    axes = [(q, ranges.values(q, t)) for q, t in quantities.items()]
+    axes += [(f, ranges.flag(f)) for f in sorted(flags)]
+    size = 1
+    for _, values in axes:
+        size *= len(values)
+    if size > 20000:
+        return {False, True}
+    found: set[bool] = set()
+    for combo in itertools.product(*(values for _, values in axes)):
+        found.add(_value(condition, dict(zip([name for name, _ in axes], combo))))
+        if len(found) == 2:
+            break
+    return found
+
+
+def taken(conds: tuple[Any, ...], ranges: Ranges) -> bool:
+    """Whether a branch with these conditions may be taken: they can all hold at once."""
+    if not conds:
+        return True
+    together = {"all": [{"not": c} if negated else c for c, negated in conds]}
+    return True in outcomes(together, ranges)
+
+
+def check_closure(content: Content, members: set[Any], roots: list[tuple[Any, list[Any]]],
+                  ranges: Ranges) -> list[str]:
+    """What breaks the claim that `members` hold everything the roots lead to."""
+    problems = []
+
+    def enterable(number: Any) -> bool:
+        gate = content.entrance(number) if isinstance(number, int) else None
+        return gate is None or True in outcomes(gate, ranges)
+
+    for node, conditions in roots:
+        if isinstance(node, int) and node not in content.entries:
+            continue
+        if (enterable(node) and all(True in outcomes(c, ranges) for c in conditions)
+                and node not in members):
+            problems.append(f"root {node} can enter play but is not in the closure")
+    for node in members:
+        if isinstance(node, int) and node not in content.entries:
+            continue
+        for conds, kind, target, codas, spawns in branches(content.effects(node)):
+            if not taken(conds, ranges):
+                continue
+            if (kind == "goto" and target in content.entries and enterable(target)
+                    and target not in members):
+                problems.append(f"{node} leads to {target}, outside the closure")
+            for coda in codas:
+                if ranges.codas is not None and coda not in ranges.codas:
+                    problems.append(f"{node} awards coda {coda}, not among the closure's")
+            for card in spawns:
+                entry = content.cards.get(card, {}).get("entry")
+                gates = _card_conditions(content.cards.get(card, {}))[1:] if (
+                    isinstance(content.cards.get(card, {}).get("spawn"), dict)) else (
+                    _card_conditions(content.cards.get(card, {})))
+                if (entry in content.entries and enterable(entry) and entry not in members
+                        and all(True in outcomes(g, ranges) for g in gates)):
+                    problems.append(f"{node} spawns the card of entry {entry}, outside")
+    return problems

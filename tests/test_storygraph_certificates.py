@@ -1,0 +1,100 @@
+"""Every verdict of impossibility `dmtool graph --format json` states carries a certificate,
+and an independent checker (tests/certificate_checker.py: its own YAML reading, branch walk
+and concrete evaluation of conditions) accepts each one: the closure it names holds every
+root that can enter play and everything their branches lead to, and each claim follows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dmtool.model.content_index import default_content_dir
+from dmtool.storygraph.commands import GraphOptions, run_graph
+from tests.certificate_checker import (
+    Content,
+    Ranges,
+    branches,
+    check_closure,
+    outcomes,
+    taken,
+)
+
+CASES = Path(__file__).parent / "cases"
+FOLDERS = sorted(p for p in CASES.iterdir() if p.is_dir() and (
+    p.name[:5] in ("DM303", "DM305", "DM307", "DM309", "DM315") or p.name.startswith("legal-")))
+SAMPLE = default_content_dir() / "wanderers" / "hollis-brandt" / "storybook.yaml"
+IMPOSSIBLE = {"DM303", "DM305", "DM307", "DM309", "DM315"}
+
+
+def _certified(root: Path, book: Path) -> tuple[dict[str, Any], list[str]]:
+    data = json.loads(run_graph(GraphOptions(paths=(book,), fmt="json")).text)
+    [found] = data["storybooks"]
+    return found["certificates"], [f["code"] for f in found["findings"]]
+
+
+def _recheck(root: Path, book: Path) -> list[str]:
+    certificates, codes = _certified(root, book)
+    content = Content(root, book)
+    closure = certificates["closure"]
+    ranges = Ranges(closure["ranges"], set(closure["codas"]), set(closure["reached"]))
+    reached = set(closure["reached"]) | set(closure["blocks"])
+    roots = list(content.stage_roots())
+    for letter in content.endings:
+        roots += list(content.finale_roots(letter))
+    problems = check_closure(content, reached, roots, ranges)
+    verdicts = certificates["verdicts"]
+    # Every code of impossibility the analysis reports has a certificate behind it.
+    problems += [f"{c} reported without a certificate" for c in set(codes) & IMPOSSIBLE
+                 if not any(v["code"] == c for v in verdicts)]
+    for verdict in verdicts:
+        code = verdict["code"]
+        if code == "DM303" and verdict["entry"] in reached:
+            problems.append(f"entry {verdict['entry']} is in the closure")
+        elif code == "DM305":
+            letter = verdict["ending"]
+            finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
+            problems += check_closure(content, finale, list(content.finale_roots(letter)),
+                                      ranges)
+            if verdict["entry"] in finale:
+                problems.append(f"conclusion {verdict['entry']} is in ending {letter}'s finale")
+        elif code == "DM307":
+            members = set(verdict["entries"])
+            for node in members:
+                for conds, kind, target, _, _ in branches(content.effects(node)):
+                    if not taken(conds, ranges):
+                        continue
+                    if kind != "goto" or target not in members:
+                        problems.append(f"entry {node} of the loop leaves it ({kind} {target})")
+        elif code == "DM309" and verdict["coda"] in closure["codas"]:
+            problems.append(f"coda {verdict['coda']} is among the closure's codas")
+        elif code == "DM315":
+            premises = Ranges({p["quantity"]: p["range"] for p in verdict["premises"]},
+                              None, None)
+            if outcomes(verdict["condition"], premises) != {verdict["always"]}:
+                problems.append(f"the condition {verdict['condition']} can change")
+    return problems
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f.name for f in FOLDERS])
+def test_each_case_folders_certificates_check(folder: Path) -> None:
+    assert _recheck(folder, folder / "storybook.yaml") == []
+
+
+def test_the_samples_certificates_check() -> None:
+    assert _recheck(default_content_dir(), SAMPLE) == []
+
+
+def test_the_checker_refuses_a_false_certificate(tmp_path: Path) -> None:
+    """The checker is not a rubber stamp: a closure that leaves out a linked entry, or a
+    condition said never true that can be, is refused."""
+    folder = CASES / "DM303-unlinked"
+    content = Content(folder, folder / "storybook.yaml")
+    ranges = Ranges({"round": [1, 10]}, set(), set())
+    assert check_closure(content, set(), list(content.stage_roots()), ranges) != []
+    assert outcomes({"score_at_least": {"D": 2}}, Ranges({"score D": [0, 5]}, None, None)) == {
+        False, True}
+    assert outcomes({"score_at_least": {"D": 2}}, Ranges({"score D": [0, 1]}, None, None)) == {
+        False}

@@ -44,7 +44,9 @@ def _recheck(root: Path, book: Path) -> list[str]:
     roots = list(content.stage_roots())
     for letter in content.endings:
         roots += list(content.finale_roots(letter))
-    problems = check_closure(content, reached, roots, ranges)
+    problems = check_closure(content, reached, roots, ranges, awards=False)
+    stage = set(closure["stage"]) | ({"setup"} & set(closure["blocks"]))
+    problems += check_closure(content, stage, list(content.stage_roots()), ranges)
     verdicts = certificates["verdicts"]
     # Every code of impossibility the analysis reports has a certificate behind it.
     problems += [f"{c} reported without a certificate" for c in set(codes) & IMPOSSIBLE
@@ -57,7 +59,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
             letter = verdict["ending"]
             finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
             problems += check_closure(content, finale, list(content.finale_roots(letter)),
-                                      ranges)
+                                      ranges, awards=False)
             if verdict["entry"] in finale:
                 problems.append(f"conclusion {verdict['entry']} is in ending {letter}'s finale")
         elif code == "DM307":

@@ -268,6 +268,9 @@ def _why_not_awarded(analysis: Analysis, coda: str) -> str:
             name = node_name(node)
             if node not in solution.reached:
                 return f" (it is awarded only in {name}, which is never read)"
+            if node not in solution.stage:
+                return (f" ({name} awards it only in a finale, and the finale's setup has "
+                        "taken every coda card nobody held out of the game)")
             verdict = judge_side(arc.conditions, solution.facts) if arc.conditions else None
             if verdict is not None and verdict.value is False:
                 return (f" (the branch of {name} that awards it is never taken: "

@@ -47,8 +47,10 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
     roots reach under `facts` (solve has searched them; `reached` is the two together).
     """
     arcs_of = open_map(graph, facts)
-    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
-    codas = frozenset([c for n in graph.awarding if n in reached for a in arcs_of[n]
+    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding), and only
+    # in the wanderer stage: the finale's setup takes every coda card nobody holds out of
+    # the game (DoM "Organize the Components"), so a finale branch's award gives nothing.
+    codas = frozenset([c for n in graph.awarding if n in stage for a in arcs_of[n]
                        for c in a.codas]) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
     scores = _scores(graph, facts, arcs_of, stage, finale) if "score_at_least" in names else {}

@@ -18,6 +18,9 @@ import yaml
 
 TERMINALS = ("end", "conclude", "fail_stage")
 GROUPS = ("all_wanderers", "central_wanderer")
+STAGE: list[int | None] = [1, 10]
+ANY: list[int | None] = [1, None]
+Root = tuple[Any, list[Any], list[int | None]]
 Branch = tuple[tuple[tuple[Any, bool], ...], str, Any, tuple[str, ...], tuple[str, ...]]
 
 
@@ -35,7 +38,9 @@ class Content:
         self.mine = [d for d in self.docs if d.get("wanderer") == who]
         self.cards = {d["id"]: d for d in self.mine
                       if d.get("kind") in ("encounter-card", "finale-encounter-card")}
-        self.trackers = [i["entry"] for d in self.docs if d.get("kind") == "round-trackers"
+        # (round, entry) of each tracker: round N's event phase reads its entry.
+        self.trackers = [(i.get("round"), i["entry"]) for d in self.docs
+                         if d.get("kind") == "round-trackers"
                          for key in ("trackers", "rounds") for i in d.get(key) or []
                          if isinstance(i, dict) and "entry" in i]
         self.has_trackers = any(d.get("kind") == "round-trackers" for d in self.docs)
@@ -53,36 +58,42 @@ class Content:
         gate = self.entries.get(number, {}).get("entrance")
         return gate.get("when") if isinstance(gate, dict) else None
 
-    def stage_roots(self) -> Iterator[tuple[Any, list[Any]]]:
-        """(node, conditions it needs) of every root of the wanderer stage."""
+    def stage_roots(self) -> Iterator[Root]:
+        """(node, conditions it needs, rounds it is read in) of every root of the wanderer
+        stage: the setup before round 1, a tracker's entry in its round, encounters in any
+        of the stage's ten rounds."""
         if self.effects("setup"):
-            yield "setup", []
-        events = (self.trackers if self.has_trackers else
-                  [n for n, e in self.entries.items() if e.get("kind") == "event"])
-        for number in events:
-            yield number, []
+            yield "setup", [], [1, 1]
+        if self.has_trackers:
+            for number, entry in self.trackers:
+                yield entry, [], [number, number] if isinstance(number, int) else STAGE
+        else:
+            for n, e in self.entries.items():
+                if e.get("kind") == "event":
+                    yield n, [], STAGE
         for d in self.mine:
             if d.get("kind") == "world-shard" and isinstance(d.get("encounter"), dict):
-                yield d["encounter"].get("entry"), []
+                yield d["encounter"].get("entry"), [], STAGE
         for card in self.cards.values():
             if card["kind"] == "encounter-card" and isinstance(card.get("spawn"), dict):
-                yield card.get("entry"), _card_conditions(card)
+                yield card.get("entry"), _card_conditions(card), STAGE
 
-    def finale_roots(self, letter: str) -> Iterator[tuple[Any, list[Any]]]:
-        yield f"{letter}:setup", []
-        yield f"{letter}:event", []
+    def finale_roots(self, letter: str) -> Iterator[Root]:
+        """The same for ending `letter`'s finale, whose rounds have no last one."""
+        yield f"{letter}:setup", [], ANY
+        yield f"{letter}:event", [], ANY
         start = self.endings[letter].get("start")
         if start is not None:
-            yield start, []
+            yield start, [], ANY
         for d in self.mine:
             side = d.get("finale") if d.get("kind") == "world-shard" else None
             for enc in (side or {}).get("encounters") or []:
                 if isinstance(enc, dict) and enc.get("ending") == letter:
-                    yield enc.get("entry"), []
+                    yield enc.get("entry"), [], ANY
         for card in self.cards.values():
             if (card["kind"] == "finale-encounter-card" and card.get("ending") == letter
                     and isinstance(card.get("spawn"), dict)):
-                yield card.get("entry"), _card_conditions(card)
+                yield card.get("entry"), _card_conditions(card), ANY
 
 
 def _card_conditions(card: dict[str, Any]) -> list[Any]:
@@ -150,8 +161,21 @@ class Ranges:
     """What a certificate says can hold: quantity ranges (None: no bound), codas, entries."""
 
     def __init__(self, ranges: dict[str, list[int | None]], codas: set[str] | None,
-                 visited: set[int] | None) -> None:
+                 visited: set[int] | None, rounds: dict[str, list[int | None]] | None = None,
+                 ) -> None:
         self.ranges, self.codas, self.visited = ranges, codas, visited
+        self.rounds = rounds or {}
+
+    def of(self, node: Any) -> Ranges:
+        """The ranges where `node` is read: its own rounds."""
+        span = self.rounds.get(str(node))
+        return self if span is None else self.within(span)
+
+    def within(self, span: list[int | None]) -> Ranges:
+        return Ranges({**self.ranges, "round": span}, self.codas, self.visited, self.rounds)
+
+    def span(self, node: Any) -> list[int | None]:
+        return self.rounds.get(str(node), ANY)
 
     def values(self, quantity: str, thresholds: list[int]) -> list[int]:
         low, high = self.ranges.get(quantity, [None, None])
@@ -254,41 +278,64 @@ def taken(conds: tuple[Any, ...], ranges: Ranges) -> bool:
     return True in outcomes(together, ranges)
 
 
-def check_closure(content: Content, members: set[Any], roots: list[tuple[Any, list[Any]]],
+def _within(inner: list[int | None], outer: list[int | None]) -> bool:
+    low, high = inner
+    top = float("inf") if high is None else high
+    out_top = float("inf") if outer[1] is None else outer[1]
+    return (outer[0] or 1) <= (low or 1) and top <= out_top
+
+
+def check_closure(content: Content, members: set[Any], roots: list[Root],
                   ranges: Ranges, *, awards: bool = True) -> list[str]:
     """What breaks the claim that `members` hold everything the roots lead to (and, with
     `awards`, every coda their branches award: only the wanderer stage's awards count,
-    since the finale's setup removes the coda cards nobody obtained)."""
+    since the finale's setup removes the coda cards nobody obtained), and that each node's
+    rounds hold those of everything that leads to it."""
     problems = []
 
-    def enterable(number: Any) -> bool:
+    def enterable(number: Any, where: Ranges) -> bool:
         gate = content.entrance(number) if isinstance(number, int) else None
-        return gate is None or True in outcomes(gate, ranges)
+        return gate is None or True in outcomes(gate, where)
 
-    for node, conditions in roots:
+    for node, conditions, span in roots:
         if isinstance(node, int) and node not in content.entries:
             continue
-        if (enterable(node) and all(True in outcomes(c, ranges) for c in conditions)
-                and node not in members):
+        where = ranges.within(span)
+        if not (enterable(node, where) and all(True in outcomes(c, where) for c in conditions)):
+            continue
+        if node not in members:
             problems.append(f"root {node} can enter play but is not in the closure")
+        elif not _within(span, ranges.span(node)):
+            problems.append(f"root {node} is read in rounds {span}, outside {ranges.span(node)}")
     for node in members:
         if isinstance(node, int) and node not in content.entries:
             continue
+        here = ranges.of(node)
+        span = ranges.span(node)
         for conds, kind, target, codas, spawns in branches(content.effects(node)):
-            if not taken(conds, ranges):
+            if not taken(conds, here):
                 continue
-            if (kind == "goto" and target in content.entries and enterable(target)
-                    and target not in members):
-                problems.append(f"{node} leads to {target}, outside the closure")
+            if kind == "goto" and target in content.entries and enterable(target, here):
+                if target not in members:
+                    problems.append(f"{node} leads to {target}, outside the closure")
+                elif not _within(span, ranges.span(target)):
+                    problems.append(f"{node} (rounds {span}) leads to {target} "
+                                    f"(rounds {ranges.span(target)})")
             for coda in codas if awards else ():
                 if ranges.codas is not None and coda not in ranges.codas:
                     problems.append(f"{node} awards coda {coda}, not among the closure's")
+            later = [span[0], 10 if span[1] is not None and span[1] <= 10 else None]
+            there = ranges.within(later)
             for card in spawns:
-                entry = content.cards.get(card, {}).get("entry")
-                gates = _card_conditions(content.cards.get(card, {}))[1:] if (
-                    isinstance(content.cards.get(card, {}).get("spawn"), dict)) else (
-                    _card_conditions(content.cards.get(card, {})))
-                if (entry in content.entries and enterable(entry) and entry not in members
-                        and all(True in outcomes(g, ranges) for g in gates)):
-                    problems.append(f"{node} spawns the card of entry {entry}, outside")
+                found = content.cards.get(card, {})
+                entry = found.get("entry")
+                gate = found.get("entrance")
+                gates = [gate["when"]] if isinstance(gate, dict) and "when" in gate else []
+                if (entry in content.entries and enterable(entry, there)
+                        and all(True in outcomes(g, there) for g in gates)):
+                    if entry not in members:
+                        problems.append(f"{node} spawns the card of entry {entry}, outside")
+                    elif not _within(later, ranges.span(entry)):
+                        problems.append(f"{node} spawns entry {entry} in rounds {later}, "
+                                        f"outside {ranges.span(entry)}")
     return problems

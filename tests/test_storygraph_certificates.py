@@ -30,7 +30,9 @@ IMPOSSIBLE = {"DM303", "DM305", "DM307", "DM309", "DM315"}
 
 
 def _certified(root: Path, book: Path) -> tuple[dict[str, Any], list[str]]:
-    data = json.loads(run_graph(GraphOptions(paths=(book,), fmt="json")).text)
+    # A case folder is analysed as `dmtool check .` does it: the folder is the content tree.
+    target = book if root == default_content_dir() else root
+    data = json.loads(run_graph(GraphOptions(paths=(target,), fmt="json")).text)
     [found] = data["storybooks"]
     return found["certificates"], [f["code"] for f in found["findings"]]
 
@@ -39,7 +41,8 @@ def _recheck(root: Path, book: Path) -> list[str]:
     certificates, codes = _certified(root, book)
     content = Content(root, book)
     closure = certificates["closure"]
-    ranges = Ranges(closure["ranges"], set(closure["codas"]), set(closure["reached"]))
+    ranges = Ranges(closure["ranges"], set(closure["codas"]), set(closure["reached"]),
+                    closure["rounds"])
     reached = set(closure["reached"]) | set(closure["blocks"])
     roots = list(content.stage_roots())
     for letter in content.endings:
@@ -66,7 +69,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
             members = set(verdict["entries"])
             for node in members:
                 for conds, kind, target, _, _ in branches(content.effects(node)):
-                    if not taken(conds, ranges):
+                    if not taken(conds, ranges.of(node)):
                         continue
                     if kind != "goto" or target not in members:
                         problems.append(f"entry {node} of the loop leaves it ({kind} {target})")
@@ -96,6 +99,13 @@ def test_the_checker_refuses_a_false_certificate(tmp_path: Path) -> None:
     content = Content(folder, folder / "storybook.yaml")
     ranges = Ranges({"round": [1, 10]}, set(), set())
     assert check_closure(content, set(), list(content.stage_roots()), ranges) != []
+    # Rounds that do not hold a root's are refused too: round 2's event read in round 1.
+    folder = CASES / "DM315-round-context"
+    content = Content(folder, folder / "storybook.yaml")
+    members = {n for n in content.entries if n != 40}
+    narrow = Ranges({}, set(), set(members), {str(n): [1, 1] for n in members})
+    assert any("outside" in p for p in check_closure(
+        content, members, list(content.stage_roots()), narrow))
     assert outcomes({"score_at_least": {"D": 2}}, Ranges({"score D": [0, 5]}, None, None)) == {
         False, True}
     assert outcomes({"score_at_least": {"D": 2}}, Ranges({"score D": [0, 1]}, None, None)) == {

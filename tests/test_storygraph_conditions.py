@@ -258,7 +258,12 @@ def test_judge_reduces_combinations() -> None:
     assert judge({"not": {"has_coda": "other"}}, facts).value is True
     assert judge({"score_at_least": {"A": 0}}, facts).value is True
     assert judge({"score_at_least": {"A": 3}}, facts).value is None
-    assert judge({"round_at_most": 10}, facts).value is True
+    # In the wanderer stage "the game ends at the end of the tenth round" (DoM): the round is
+    # at most 10 there, but a finale has no last round.
+    assert judge({"round_at_most": 10}, facts.at_rounds((1, 10))).value is True
+    assert judge({"round_at_most": 10}, facts).value is None
+    read_in_round_2 = judge({"round_at_least": 5}, facts.at_rounds((2, 2)))
+    assert read_in_round_2.value is False and "round 2 at the latest" in read_in_round_2.reason
     assert judge({"all": [{"round_at_least": 3}, {"round_at_most": 3}]}, facts).value is None
     assert judge({"all": [{"trapped": True}, {"trapped": False}]}, facts).value is False
     assert judge({"any": [{"is_central": True}, {"is_central": False}]}, facts).value is True

@@ -103,6 +103,9 @@ class Root:
     # Conditions the root needs (a card's spawning and entrance conditions), each with what
     # it governs in words: "spawns only when", "can be entered only when".
     conditions: tuple[tuple[Mapping[str, Any], str], ...] = ()
+    # The rounds in which it is read: a round tracker's entry in its round, the setup
+    # before round 1, an encounter in any of the wanderer stage's, a finale's without end.
+    rounds: tuple[float, float] = (1, float("inf"))
 
 
 @dataclass
@@ -311,26 +314,27 @@ def _roots(graph: StoryGraph) -> None:
     storybook, context = graph.storybook, graph.context
     stage: list[Root] = []
     if storybook.setup:
-        stage.append(Root("setup", "setup", "storybook setup"))
+        stage.append(Root("setup", "setup", "storybook setup", rounds=(1, 1)))
     if context.rounds is None:
         stage += [
-            Root(n, "event", f"event entry {n}")
+            Root(n, "event", f"event entry {n}", rounds=STAGE_ROUNDS)
             for n, e in storybook.entries.items()
             if e.kind == "event"
         ]
     else:
         stage += [
-            Root(s.entry, "round", s.label, s.location)
+            Root(s.entry, "round", s.label, s.location, rounds=_round_of(s))
             for s in context.rounds
             if s.entry in storybook.entries
         ]
     stage += [
-        Root(s.entry, "shard", s.label, s.location)
+        Root(s.entry, "shard", s.label, s.location, rounds=STAGE_ROUNDS)
         for s in context.shards
         if s.entry in storybook.entries
     ]
     stage += [
-        Root(s.entry, "card", s.label, s.location, conditions=_card_conditions(s))
+        Root(s.entry, "card", s.label, s.location, conditions=_card_conditions(s),
+             rounds=STAGE_ROUNDS)
         for s in context.cards
         if s.spawned and s.entry in storybook.entries
     ]
@@ -367,6 +371,17 @@ def _roots(graph: StoryGraph) -> None:
                         )
                     )
         graph.finale_roots[letter] = roots
+
+
+# The wanderer stage's rounds: its tenth round's refresh phase ends it (DoM "Refresh Phase").
+STAGE_ROUNDS = (1, 10)
+
+
+def _round_of(source: Source) -> tuple[float, float]:
+    """The round a tracker names its entry for (its label says 'round N')."""
+    number = source.label.removeprefix("round ")
+    return (int(number), int(number)) if number.isdigit() and 1 <= int(number) <= 10 else (
+        STAGE_ROUNDS)
 
 
 def _card_conditions(source: Source) -> tuple[tuple[Mapping[str, Any], str], ...]:

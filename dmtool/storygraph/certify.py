@@ -43,6 +43,8 @@ def certificates(analysis: Analysis) -> dict[str, Any]:
         "finale": {letter: sorted(n for n in found if isinstance(n, int))
                    for letter, found in solution.finale.items()},
         "codas": sorted(facts.codas),
+        # The rounds each reached node is read in (a bound of None: the finale's open end).
+        "rounds": {str(n): [_num(low), _num(high)] for n, (low, high) in solution.rounds.items()},
         "ranges": _ranges(facts, graph.asked or frozenset()),
         "premises": list(economy(graph, facts, solution.stage).premises),
     }
@@ -90,16 +92,17 @@ def _decided(analysis: Analysis) -> Iterator[dict[str, Any]]:
     # As explain.decided_findings judges them: codas and entries left to the closure.
     loose = Facts(codas=Everything(), visited=Everything(), scores=facts.scores,
                   sentience=facts.sentience, notes=facts.notes)
-    for condition, _ in written_conditions(graph, solution.reached):
-        verdict = judge(condition, loose)
+    for condition, _, span in written_conditions(graph, solution.reached, solution.rounds):
+        here = loose.at_rounds(span)
+        verdict = judge(condition, here)
         if verdict.value is None:
             continue
         premises = []
         for atom in dict.fromkeys(_atoms(read(condition))):
             if atom.quantity is not None:
-                low, high = loose.range(atom.quantity)
+                low, high = here.range(atom.quantity)
                 premises.append({"quantity": atom.quantity, "range": [_num(low), _num(high)],
-                                 "why": loose.range_reason(atom.quantity, low=False)})
+                                 "why": here.range_reason(atom.quantity, low=False)})
         yield {"code": "DM315", "condition": condition, "always": verdict.value,
                "premises": premises, "claim": verdict.reason}
 

@@ -4,7 +4,7 @@ storybook allows: which can never hold or always hold, with the reason in words.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dmtool.model.describe import describe_condition, plain
@@ -39,15 +39,28 @@ class Facts:
     scores: Mapping[str, float] = field(default_factory=dict)
     sentience: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # The rounds in which the condition can be read: any round of the wanderer stage or of
+    # a finale (which has no last round) unless the place it is read says more.
+    rounds: tuple[float, float] = (1, INF)
     # Verdicts by the identity of what was judged, with it kept alive beside them.
-    memo: dict[Any, tuple[Any, Verdict]] = field(
+    memo: dict[Any, tuple[Any, Any]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
+
+    def at_rounds(self, rounds: tuple[float, float]) -> Facts:
+        """The same facts read only in these rounds (made once per interval)."""
+        if rounds == self.rounds:
+            return self
+        key = ("rounds", rounds)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, rounds=rounds, memo={}))
+        return found[1]  # type: ignore[no-any-return]
 
     def range(self, quantity: str) -> tuple[float, float]:
         kind, _, key = quantity.partition(" ")
         if kind == "round":
-            return (1, ROUNDS)
+            return self.rounds
         if kind == "wanderers":
             return (1, WANDERERS)
         if kind == "score":
@@ -60,7 +73,12 @@ class Facts:
         kind, _, key = quantity.partition(" ")
         lowest, highest = self.range(quantity)
         if kind == "round":
-            return "every round is round 1 or later" if low else f"a game has {ROUNDS} rounds"
+            if low:
+                return ("every round is round 1 or later" if lowest <= 1 else
+                        f"it is read in round {_number(lowest)} at the earliest")
+            if highest == ROUNDS:
+                return f"it is read in the wanderer stage, which has {ROUNDS} rounds"
+            return f"it is read in round {_number(highest)} at the latest"
         if kind == "wanderers":
             if low:
                 return "the wanderer resolving it is alive"

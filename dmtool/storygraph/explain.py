@@ -36,13 +36,25 @@ def side_text(side: Side, reason: str) -> str:
     return f"{' and '.join(parts)}, which never happens: {reason}"
 
 
+Span = tuple[float, float]
+ANY_ROUND: Span = (1, float("inf"))
+STAGE_ROUNDS: Span = (1, 10)
+
+
 def why_not(
-    graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds
+    graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds,
+    rounds: Mapping[Node, tuple[float, float]] | None = None,
 ) -> str:
-    """Why a search from some roots does not arrive at `target`, in words."""
+    """Why a search from some roots does not arrive at `target`, in words (each link judged
+    in the rounds its entry is read in, `rounds`)."""
+    spans = rounds or {}
+    knocked: dict[Node, Span] = {}
+    for node, _ in preds.get(target, ()):
+        if node in reached:
+            _hull(knocked, target, spans.get(node, ANY_ROUND))
     entrance = graph.entrances.get(target)
     if entrance is not None:
-        verdict = judge(entrance, facts)
+        verdict = judge(entrance, facts.at_rounds(knocked.get(target, ANY_ROUND)))
         if verdict.value is False:
             return (
                 f"it can be entered only when {clause(entrance)}, which never happens: "
@@ -67,7 +79,7 @@ def why_not(
                     )
     for node, arc in preds.get(target, ()):
         if node in reached and arc.conditions:
-            verdict = judge_side(arc.conditions, facts)
+            verdict = judge_side(arc.conditions, facts.at_rounds(spans.get(node, ANY_ROUND)))
             if verdict.value is False:
                 return (
                     f"the link from {node_name(node)} is taken only when "
@@ -110,9 +122,8 @@ _CONSEQUENCE = {
 _CHANGES_NOTHING = "it changes nothing; remove it"
 
 
-def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) -> Iterator[
-    Diagnostic
-]:
+def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node],
+                     rounds: Mapping[Node, tuple[float, float]]) -> Iterator[Diagnostic]:
     """DM315 at every condition, in a place play reaches, that play cannot change.
 
     A condition decided only because a coda is never awarded or an entry never read is not
@@ -126,8 +137,8 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         notes=facts.notes,
     )
     storybook = graph.storybook
-    for condition, place_of in written_conditions(graph, reached):
-        verdict = judge(condition, loose)
+    for condition, place_of, span in written_conditions(graph, reached, rounds):
+        verdict = judge(condition, loose.at_rounds(span))
         if verdict.value is None:
             continue
         place, at = place_of()
@@ -141,21 +152,28 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
 
 
 def written_conditions(
-    graph: StoryGraph, reached: frozenset[Node]
-) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]]]]:
+    graph: StoryGraph, reached: frozenset[Node], rounds: Mapping[Node, Span],
+) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]], Span]]:
     """(condition, what gives where it rules: then | option | entrance | spawn, and its
-    location) of every condition in a reached node, entrance or card, each once. The place
-    of a side's condition is read off its branch, walked again only when a finding asks."""
+    location, the rounds in which it is read) of every condition in a reached node,
+    entrance or card, each once. The place of a side's condition is read off its branch,
+    walked again only when a finding asks."""
     seen: set[int] = set()
     # An entrance is judged when a reached branch leads to its entry (or a root names it),
-    # whether or not the entry can then be entered.
+    # whether or not the entry can then be entered, in the rounds of what leads there.
     if graph.entrances:
-        knocked = set(reached) | {r.node for r in graph.all_roots()}
-        knocked |= {a.goto for n in reached for a in graph.arcs.get(n, ()) if a.goto is not None}
+        knocked: dict[Node, Span] = {}
+        for root in graph.all_roots():
+            _hull(knocked, root.node, root.rounds)
+        for n in reached:
+            for a in graph.arcs.get(n, ()):
+                if a.goto is not None:
+                    _hull(knocked, a.goto, rounds.get(n, ANY_ROUND))
         for number, entrance in graph.entrances.items():
             if number in knocked:
                 entry = graph.storybook.entries[number]
-                yield entrance, partial(_given, "entrance", entry.parts + ("entrance", "when"))
+                yield (entrance, partial(_given, "entrance", entry.parts + ("entrance", "when")),
+                       knocked[number])
     for node in graph.arcs:
         if node not in reached:
             continue
@@ -167,11 +185,18 @@ def written_conditions(
             for k, (condition, _) in enumerate(arc.conditions):
                 if id(condition) not in seen:
                     seen.add(id(condition))
-                    yield condition, partial(_step_place_of, arc, k)
-    for source in graph.context.cards + graph.context.finale:
-        for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
-            if condition is not None and (place == "entrance" or source.spawned):
-                yield condition, partial(_given, place, _card_place(source.location, place))
+                    yield condition, partial(_step_place_of, arc, k), rounds.get(node, ANY_ROUND)
+    for sources, span in ((graph.context.cards, STAGE_ROUNDS), (graph.context.finale, ANY_ROUND)):
+        for source in sources:
+            for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
+                if condition is not None and (place == "entrance" or source.spawned):
+                    yield (condition,
+                           partial(_given, place, _card_place(source.location, place)), span)
+
+
+def _hull(spans: dict[Node, Span], node: Node, span: Span) -> None:
+    was = spans.get(node)
+    spans[node] = span if was is None else (min(was[0], span[0]), max(was[1], span[1]))
 
 
 def _given(place: str, at: Any) -> tuple[str, Any]:

@@ -39,40 +39,78 @@ def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
 
 
 def search(
-    graph: StoryGraph, roots: Iterable[Node | Root], facts: Facts, *, enables: bool = True
+    graph: StoryGraph, roots: Iterable[Node | Root], facts: Facts, *, enables: bool = True,
+    rounds: dict[Node, tuple[float, float]] | None = None,
 ) -> Parents:
     """Breadth-first search from the roots (a Root only when it can enter play); the parents
-    give shortest paths back."""
+    give shortest paths back.
+
+    Each node is judged in the rounds it can be read in (`rounds`, filled in when given): a
+    root's own (Root.rounds), the hull of those of the nodes that link to it, a spawned
+    card's from its spawner's first round to its stage's last. A node whose rounds widen is
+    looked at again, so the search stays a least fixpoint (at most a few passes: rounds
+    only widen, over ten values and the finale's open end).
+    """
     parents: Parents = {}
-    arcs_of = open_map(graph, facts)
+    interval: dict[Node, tuple[float, float]] = {} if rounds is None else rounds
     queue: deque[Node] = deque()
     for root in roots:
-        if isinstance(root, Root) and not root_open(graph, root, facts):
+        span = root.rounds if isinstance(root, Root) else facts.rounds
+        here = facts.at_rounds(span)
+        if isinstance(root, Root) and not root_open(graph, root, here):
             continue
         node = root.node if isinstance(root, Root) else root
-        if node not in parents and node in graph.arcs and enterable(graph, node, facts):
+        if node not in graph.arcs or not enterable(graph, node, here):
+            continue
+        if node not in parents:
             parents[node] = (None, None, "root")
+            interval[node] = span
+            queue.append(node)
+        elif _widen(interval, node, span):
             queue.append(node)
     entrances = graph.entrances
     while queue:
         node = queue.popleft()
-        for arc in arcs_of[node]:
+        span = interval[node]
+        here = facts.at_rounds(span)
+        for arc in open_map(graph, here)[node]:
             target = arc.goto
             # hot path: enterable() spelt out (most entries have no entrance condition)
-            if target is not None and target not in parents and (
-                    target not in entrances or evaluate(entrances[target], facts) is not False):
-                parents[target] = (node, arc, "goto")
-                queue.append(target)
+            if target is not None and (
+                    target not in entrances or evaluate(entrances[target], here) is not False):
+                if target not in parents:
+                    parents[target] = (node, arc, "goto")
+                    interval[target] = span
+                    queue.append(target)
+                elif _widen(interval, target, span):
+                    queue.append(target)
             if enables and arc.enables:
+                # A card spawned now is entered in this round or a later one of its stage.
+                later = (span[0], _STAGE_END if span[1] <= _STAGE_END else span[1])
+                there = facts.at_rounds(later)
                 for target in arc.enables:
-                    if (
-                        target not in parents
-                        and enterable(graph, target, facts)
-                        and card_open(graph, target, facts)
-                    ):
+                    if not (enterable(graph, target, there) and card_open(graph, target, there)):
+                        continue
+                    if target not in parents:
                         parents[target] = (node, arc, "enables")
+                        interval[target] = later
+                        queue.append(target)
+                    elif _widen(interval, target, later):
                         queue.append(target)
     return parents
+
+
+_STAGE_END = 10
+
+
+def _widen(interval: dict[Node, tuple[float, float]], node: Node,
+           span: tuple[float, float]) -> bool:
+    """Widen a node's rounds to hold `span`; whether they changed."""
+    low, high = interval[node]
+    if span[0] >= low and span[1] <= high:
+        return False
+    interval[node] = (min(low, span[0]), max(high, span[1]))
+    return True
 
 
 def all_roots(graph: StoryGraph) -> list[Root]:

@@ -27,6 +27,8 @@ class Solution:
     reached: frozenset[Node]  # from every root (wanderer stage and all finales)
     stage: frozenset[Node]  # from the wanderer stage's roots only
     finale: dict[str, frozenset[Node]]  # per ending, from its finale roots
+    # The rounds each reached node can be read in (the hull over the stage and finales).
+    rounds: dict[Node, tuple[float, float]]
 
 
 def solve(graph: StoryGraph) -> Solution:
@@ -39,9 +41,15 @@ def solve(graph: StoryGraph) -> Solution:
         # ending's finale roots do, together. Searched apart, they serve the score bounds
         # too (tighten), and the last step's are the solution's stage and finales: no
         # search is made twice.
-        stage = search(graph, graph.stage_roots, facts)
-        finale = {letter: search(graph, roots, facts)
-                  for letter, roots in graph.finale_roots.items()}
+        rounds: dict[Node, tuple[float, float]] = {}
+        stage = search(graph, graph.stage_roots, facts, rounds=rounds)
+        finale = {}
+        for letter, roots in graph.finale_roots.items():
+            spans: dict[Node, tuple[float, float]] = {}
+            finale[letter] = search(graph, roots, facts, rounds=spans)
+            for node, (low, high) in spans.items():
+                was = rounds.get(node, (low, high))
+                rounds[node] = (min(was[0], low), max(was[1], high))
         in_finales: dict[Node, object] = {}
         for found in finale.values():
             in_finales.update(found)
@@ -51,4 +59,4 @@ def solve(graph: StoryGraph) -> Solution:
             break
         facts = tighter
     return Solution(facts, frozenset(reached), frozenset(stage),
-                    {letter: frozenset(found) for letter, found in finale.items()})
+                    {letter: frozenset(found) for letter, found in finale.items()}, rounds)

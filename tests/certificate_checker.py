@@ -162,17 +162,28 @@ class Ranges:
 
     def __init__(self, ranges: dict[str, list[int | None]], codas: set[str] | None,
                  visited: set[int] | None, rounds: dict[str, list[int | None]] | None = None,
+                 floors: dict[str, int] | None = None, ending_of: dict[str, str] | None = None,
                  ) -> None:
         self.ranges, self.codas, self.visited = ranges, codas, visited
-        self.rounds = rounds or {}
+        self.rounds, self.floors, self.ending_of = rounds or {}, floors or {}, ending_of or {}
 
     def of(self, node: Any) -> Ranges:
-        """The ranges where `node` is read: its own rounds."""
+        """The ranges where `node` is read: its own rounds, and in an ending's own finale
+        that ending's least points."""
+        found = self
+        letter = self.ending_of.get(str(node))
+        if letter in self.floors:
+            high = self.ranges.get(f"score {letter}", [0, None])[1]
+            found = found.replaced(f"score {letter}", [self.floors[letter], high])
         span = self.rounds.get(str(node))
-        return self if span is None else self.within(span)
+        return found if span is None else found.within(span)
+
+    def replaced(self, quantity: str, span: list[int | None]) -> Ranges:
+        return Ranges({**self.ranges, quantity: span}, self.codas, self.visited, self.rounds,
+                      self.floors, self.ending_of)
 
     def within(self, span: list[int | None]) -> Ranges:
-        return Ranges({**self.ranges, "round": span}, self.codas, self.visited, self.rounds)
+        return self.replaced("round", span)
 
     def span(self, node: Any) -> list[int | None]:
         return self.rounds.get(str(node), ANY)
@@ -276,6 +287,45 @@ def taken(conds: tuple[Any, ...], ranges: Ranges) -> bool:
         return True
     together = {"all": [{"not": c} if negated else c for c, negated in conds]}
     return True in outcomes(together, ranges)
+
+
+# The least goal of the four scores together (DoM: 40, or 30 for a quicker game), and so
+# the least points of the leading ending, whose finale is played.
+LEAST_GOAL = 30
+FLOOR = -(-LEAST_GOAL // 4)
+
+
+def lowers(effects: Any, letter: str) -> bool:
+    """Whether any score effect written anywhere in these effects takes points from the
+    ending."""
+    if isinstance(effects, list):
+        return any(lowers(e, letter) for e in effects)
+    if isinstance(effects, dict):
+        score = effects.get("score")
+        if isinstance(score, dict) and isinstance(score.get(letter), int) and score[letter] < 0:
+            return True
+        return any(lowers(v, letter) for v in effects.values())
+    return False
+
+
+def check_floors(content: Content, closure: dict[str, Any]) -> list[str]:
+    """The premises of each finale floor: the floor follows from the goal, the ending's
+    finale never takes its points, and a node said to be read only in that finale is read
+    nowhere else."""
+    problems = []
+    for letter, floor in closure["floors"].items():
+        if floor > FLOOR:
+            problems.append(f"ending {letter}'s floor {floor} is above {FLOOR}")
+        finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
+        if any(lowers(content.effects(n), letter) for n in finale
+               if not isinstance(n, int) or n in content.entries):
+            problems.append(f"ending {letter}'s finale can take its points")
+    for node, letter in closure["ending_of"].items():
+        others = set(closure["stage"]) | {n for e, f in closure["finale"].items()
+                                          if e != letter for n in f}
+        if node in {str(n) for n in others}:
+            problems.append(f"{node} is read outside ending {letter}'s finale")
+    return problems
 
 
 def _within(inner: list[int | None], outer: list[int | None]) -> bool:

@@ -18,6 +18,7 @@ from tests.certificate_checker import (
     Ranges,
     branches,
     check_closure,
+    check_floors,
     outcomes,
     taken,
 )
@@ -42,7 +43,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
     content = Content(root, book)
     closure = certificates["closure"]
     ranges = Ranges(closure["ranges"], set(closure["codas"]), set(closure["reached"]),
-                    closure["rounds"])
+                    closure["rounds"], closure["floors"], closure["ending_of"])
     reached = set(closure["reached"]) | set(closure["blocks"])
     roots = list(content.stage_roots())
     for letter in content.endings:
@@ -50,6 +51,11 @@ def _recheck(root: Path, book: Path) -> list[str]:
     problems = check_closure(content, reached, roots, ranges, awards=False)
     stage = set(closure["stage"]) | ({"setup"} & set(closure["blocks"]))
     problems += check_closure(content, stage, list(content.stage_roots()), ranges)
+    problems += check_floors(content, closure)
+    for letter in content.endings:  # each finale's own closure (the floors rest on them)
+        finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
+        problems += check_closure(content, finale, list(content.finale_roots(letter)), ranges,
+                                  awards=False)
     verdicts = certificates["verdicts"]
     # Every code of impossibility the analysis reports has a certificate behind it.
     problems += [f"{c} reported without a certificate" for c in set(codes) & IMPOSSIBLE
@@ -60,9 +66,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
             problems.append(f"entry {verdict['entry']} is in the closure")
         elif code == "DM305":
             letter = verdict["ending"]
-            finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
-            problems += check_closure(content, finale, list(content.finale_roots(letter)),
-                                      ranges, awards=False)
+            finale = set(closure["finale"][letter])
             if verdict["entry"] in finale:
                 problems.append(f"conclusion {verdict['entry']} is in ending {letter}'s finale")
         elif code == "DM307":

@@ -47,7 +47,7 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
         analysis.diagnostics = (
             list(local_findings(graph))
             + list(_global_findings(analysis))
-            + list(decided_findings(graph, solution.facts, solution.reached, solution.rounds))
+            + list(decided_findings(graph, solution))
         )
     return analysis
 
@@ -113,7 +113,7 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
                 why = why_not(
                     graph, number, solution.finale.get(letter, frozenset()), facts, preds(),
-                    solution.rounds,
+                    solution,
                 )
                 yield diagnose(
                     "DM305",
@@ -181,7 +181,7 @@ def _unreachable(
             continue  # reached only through another unreachable region, counted there
         head = min(component)
         behind = _downstream(graph, members, lost_set) - 1
-        why = why_not(graph, head, solution.reached, solution.facts, preds(), solution.rounds)
+        why = why_not(graph, head, solution.reached, solution.facts, preds(), solution)
         more = (
             f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it"
             if behind

@@ -22,7 +22,7 @@ from typing import Any
 
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.conditions import Facts, judge
-from dmtool.storygraph.explain import Everything, written_conditions
+from dmtool.storygraph.explain import Everything, read_at, written_conditions
 from dmtool.storygraph.logic import Atom, Formula, read
 from dmtool.storygraph.totals import economy
 
@@ -43,6 +43,10 @@ def certificates(analysis: Analysis) -> dict[str, Any]:
         "finale": {letter: sorted(n for n in found if isinstance(n, int))
                    for letter, found in solution.finale.items()},
         "codas": sorted(facts.codas),
+        # The least points of an ending in its own finale (it leads, and the four reach the
+        # goal), and the nodes only that ending's finale reads.
+        "floors": dict(solution.floors),
+        "ending_of": {str(n): e for n, e in solution.ending_of.items()},
         # The rounds each reached node is read in (a bound of None: the finale's open end).
         "rounds": {str(n): [_num(low), _num(high)] for n, (low, high) in solution.rounds.items()},
         "ranges": _ranges(facts, graph.asked or frozenset()),
@@ -92,8 +96,8 @@ def _decided(analysis: Analysis) -> Iterator[dict[str, Any]]:
     # As explain.decided_findings judges them: codas and entries left to the closure.
     loose = Facts(codas=Everything(), visited=Everything(), scores=facts.scores,
                   sentience=facts.sentience, notes=facts.notes)
-    for condition, _, span in written_conditions(graph, solution.reached, solution.rounds):
-        here = loose.at_rounds(span)
+    for condition, _, where in written_conditions(graph, solution):
+        here = read_at(loose, where, solution.floors)
         verdict = judge(condition, here)
         if verdict.value is None:
             continue
@@ -102,7 +106,9 @@ def _decided(analysis: Analysis) -> Iterator[dict[str, Any]]:
             if atom.quantity is not None:
                 low, high = here.range(atom.quantity)
                 premises.append({"quantity": atom.quantity, "range": [_num(low), _num(high)],
-                                 "why": here.range_reason(atom.quantity, low=False)})
+                                 "why": "; ".join(dict.fromkeys(
+                                     here.range_reason(atom.quantity, low=side)
+                                     for side in (True, False)))})
         yield {"code": "DM315", "condition": condition, "always": verdict.value,
                "premises": premises, "claim": verdict.reason}
 

@@ -42,6 +42,9 @@ class Facts:
     # The rounds in which the condition can be read: any round of the wanderer stage or of
     # a finale (which has no last round) unless the place it is read says more.
     rounds: tuple[float, float] = (1, INF)
+    # The least points an ending has where the condition is read: in its own finale, which
+    # is played only when it has the most points and the four reach the goal.
+    floors: Mapping[str, int] = field(default_factory=dict)
     # Verdicts by the identity of what was judged, with it kept alive beside them.
     memo: dict[Any, tuple[Any, Any]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
@@ -57,6 +60,14 @@ class Facts:
             found = self.memo[key] = (None, replace(self, rounds=rounds, memo={}))
         return found[1]  # type: ignore[no-any-return]
 
+    def at_ending(self, ending: str, floor: int) -> Facts:
+        """The same facts read in `ending`'s finale, where it has at least `floor` points."""
+        key = ("ending", ending, floor)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, floors={ending: floor}, memo={}))
+        return found[1]  # type: ignore[no-any-return]
+
     def range(self, quantity: str) -> tuple[float, float]:
         kind, _, key = quantity.partition(" ")
         if kind == "round":
@@ -64,7 +75,7 @@ class Facts:
         if kind == "wanderers":
             return (1, WANDERERS)
         if kind == "score":
-            return (0, self.scores.get(key, INF))
+            return (self.floors.get(key, 0), self.scores.get(key, INF))
         if kind == "sentience":
             return self.sentience.get(key, (-INF, INF))
         return (0, INF)  # existence tokens, wounds
@@ -84,6 +95,10 @@ class Facts:
                 return "the wanderer resolving it is alive"
             return f"a game has at most {WANDERERS} wanderers"
         if kind == "score":
+            if low and key in self.floors:
+                return (f"ending {key}'s finale is played only when ending {key} has the most "
+                        f"points and the four scores reach the goal (30 at least), so it has "
+                        f"at least {self.floors[key]}")
             if low:
                 return "a score is never below 0"
             most = _number(highest)

@@ -14,6 +14,7 @@ from dmtool.storygraph.build import Arc, Node, StoryGraph, node_name
 from dmtool.storygraph.conditions import Facts, clause, judge, judge_side
 from dmtool.storygraph.context import Place, located
 from dmtool.storygraph.local import where
+from dmtool.storygraph.solve import Solution
 
 Side = tuple[tuple[Mapping[str, Any], bool], ...]
 Preds = dict[Node, list[tuple[Node, Arc]]]
@@ -43,11 +44,13 @@ STAGE_ROUNDS: Span = (1, 10)
 
 def why_not(
     graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds,
-    rounds: Mapping[Node, tuple[float, float]] | None = None,
+    solution: Solution | None = None,
 ) -> str:
     """Why a search from some roots does not arrive at `target`, in words (each link judged
-    in the rounds its entry is read in, `rounds`)."""
-    spans = rounds or {}
+    where its entry is read, when the solution is given)."""
+    spans = solution.rounds if solution is not None else {}
+    floors = solution.floors if solution is not None else {}
+    endings = solution.ending_of if solution is not None else {}
     knocked: dict[Node, Span] = {}
     for node, _ in preds.get(target, ()):
         if node in reached:
@@ -79,7 +82,8 @@ def why_not(
                     )
     for node, arc in preds.get(target, ()):
         if node in reached and arc.conditions:
-            verdict = judge_side(arc.conditions, facts.at_rounds(spans.get(node, ANY_ROUND)))
+            here = read_at(facts, (spans.get(node, ANY_ROUND), endings.get(node)), floors)
+            verdict = judge_side(arc.conditions, here)
             if verdict.value is False:
                 return (
                     f"the link from {node_name(node)} is taken only when "
@@ -122,13 +126,13 @@ _CONSEQUENCE = {
 _CHANGES_NOTHING = "it changes nothing; remove it"
 
 
-def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node],
-                     rounds: Mapping[Node, tuple[float, float]]) -> Iterator[Diagnostic]:
+def decided_findings(graph: StoryGraph, solution: Solution) -> Iterator[Diagnostic]:
     """DM315 at every condition, in a place play reaches, that play cannot change.
 
     A condition decided only because a coda is never awarded or an entry never read is not
     reported again here: the finding about that coda or entry (DM309, DM303) is the cause.
     """
+    facts = solution.facts
     loose = Facts(
         codas=Everything(),
         visited=Everything(),
@@ -137,8 +141,8 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node],
         notes=facts.notes,
     )
     storybook = graph.storybook
-    for condition, place_of, span in written_conditions(graph, reached, rounds):
-        verdict = judge(condition, loose.at_rounds(span))
+    for condition, place_of, read_where in written_conditions(graph, solution):
+        verdict = judge(condition, read_at(loose, read_where, solution.floors))
         if verdict.value is None:
             continue
         place, at = place_of()
@@ -151,29 +155,45 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node],
         )
 
 
+# Where a condition is read: its rounds, and the ending whose finale alone reads it.
+Where = tuple[Span, str | None]
+
+
+def read_at(facts: Facts, where: Where, floors: Mapping[str, int]) -> Facts:
+    """`facts` as they stand where a condition is read."""
+    span, ending = where
+    if ending is not None and ending in floors:
+        facts = facts.at_ending(ending, floors[ending])
+    return facts.at_rounds(span)
+
+
 def written_conditions(
-    graph: StoryGraph, reached: frozenset[Node], rounds: Mapping[Node, Span],
-) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]], Span]]:
+    graph: StoryGraph, solution: Solution,
+) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]], Where]]:
     """(condition, what gives where it rules: then | option | entrance | spawn, and its
-    location, the rounds in which it is read) of every condition in a reached node,
-    entrance or card, each once. The place of a side's condition is read off its branch,
-    walked again only when a finding asks."""
+    location, where it is read) of every condition in a reached node, entrance or card,
+    each once. The place of a side's condition is read off its branch, walked again only
+    when a finding asks."""
+    reached, rounds, endings = solution.reached, solution.rounds, solution.ending_of
     seen: set[int] = set()
     # An entrance is judged when a reached branch leads to its entry (or a root names it),
-    # whether or not the entry can then be entered, in the rounds of what leads there.
+    # whether or not the entry can then be entered, where what leads there is read.
     if graph.entrances:
         knocked: dict[Node, Span] = {}
+        owner: dict[Node, str | None] = {}
         for root in graph.all_roots():
             _hull(knocked, root.node, root.rounds)
+            _own(owner, root.node, root.ending)
         for n in reached:
             for a in graph.arcs.get(n, ()):
                 if a.goto is not None:
                     _hull(knocked, a.goto, rounds.get(n, ANY_ROUND))
+                    _own(owner, a.goto, endings.get(n))
         for number, entrance in graph.entrances.items():
             if number in knocked:
                 entry = graph.storybook.entries[number]
                 yield (entrance, partial(_given, "entrance", entry.parts + ("entrance", "when")),
-                       knocked[number])
+                       (knocked[number], owner.get(number)))
     for node in graph.arcs:
         if node not in reached:
             continue
@@ -185,13 +205,20 @@ def written_conditions(
             for k, (condition, _) in enumerate(arc.conditions):
                 if id(condition) not in seen:
                     seen.add(id(condition))
-                    yield condition, partial(_step_place_of, arc, k), rounds.get(node, ANY_ROUND)
+                    yield (condition, partial(_step_place_of, arc, k),
+                           (rounds.get(node, ANY_ROUND), endings.get(node)))
     for sources, span in ((graph.context.cards, STAGE_ROUNDS), (graph.context.finale, ANY_ROUND)):
         for source in sources:
             for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
                 if condition is not None and (place == "entrance" or source.spawned):
                     yield (condition,
-                           partial(_given, place, _card_place(source.location, place)), span)
+                           partial(_given, place, _card_place(source.location, place)),
+                           (span, source.ending if span == ANY_ROUND else None))
+
+
+def _own(owner: dict[Node, str | None], node: Node, ending: str | None) -> None:
+    """Keep the one ending whose finale alone leads to `node` (None once two parts do)."""
+    owner[node] = ending if owner.get(node, ending) == ending else None
 
 
 def _hull(spans: dict[Node, Span], node: Node, span: Span) -> None:

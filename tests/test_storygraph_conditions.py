@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from storygraph_support import analysed, clean_entries, entry, line_of
+from storygraph_support import analysed, clean_entries, entry, line_of, planted_copy
 
 from dmtool.diagnostics import Location
 from dmtool.storygraph.conditions import Facts, judge
@@ -278,22 +278,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _planted(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
     """`dmtool check` of a copy of the real content/ with each file's text replaced once."""
     import json
-    import shutil
 
     from click.testing import CliRunner
 
     from dmtool.cli import cli
 
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
-    for name, (old, new) in edits.items():
-        path = tmp_path / "content" / name
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, (name, old)
-        path.write_text(text.replace(old, new), encoding="utf-8")
-    result = CliRunner().invoke(
-        cli, ["check", "--no-cache", "--format", "json", str(tmp_path / "content")]
-    )
+    content = planted_copy(tmp_path, edits)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--format", "json", str(content)])
     return [d for d in json.loads(result.stdout)["diagnostics"] if d["code"].startswith("DM3")]
 
 

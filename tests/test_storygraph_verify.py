@@ -9,7 +9,6 @@ Encounter Action) is why a bound reading each encounter once was refuted by play
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -25,22 +24,11 @@ from dmtool.storygraph.checked import check_storybooks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from storygraph_support import planted_copy
+
 from bench.corpus import build_corpus
 
-ROOT = Path(__file__).resolve().parents[1]
 BOOK = "wanderers/hollis-brandt/storybook.yaml"
-
-
-def _copy(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> Path:
-    """A copy of the real content tree with each file's text replaced once."""
-    shutil.copytree(ROOT / "content", tmp_path / "content")
-    (tmp_path / "schemas").symlink_to(ROOT / "schemas")
-    for name, (old, new) in edits.items():
-        path = tmp_path / "content" / name
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) == 1, (name, old)
-        path.write_text(text.replace(old, new), encoding="utf-8")
-    return tmp_path / "content"
 
 
 def test_the_referee_refutes_the_bound_the_issue_names() -> None:
@@ -65,7 +53,7 @@ def test_verify_finds_no_contradiction_on_the_sample() -> None:
 def test_verify_on_mutated_copies_of_the_sample(tmp_path: Path) -> None:
     # An entrance no wanderer can meet: the analysis calls the card's entry unreachable,
     # and no game of any policy reads it.
-    content = _copy(tmp_path, {
+    content = planted_copy(tmp_path, {
         "wanderers/hollis-brandt/encounter-cards/the-organ-loft.yaml": (
             "when: {sentience_at_least: {purple: 2}}",
             "when: {all: [{round_at_least: 3}, {round_at_most: 2}]}"),

@@ -62,12 +62,7 @@ def search(
         node = root.node if isinstance(root, Root) else root
         if node not in graph.arcs or not enterable(graph, node, here):
             continue
-        if node not in parents:
-            parents[node] = (None, None, "root")
-            interval[node] = span
-            queue.append(node)
-        elif _widen(interval, node, span):
-            queue.append(node)
+        _visit(parents, interval, queue, node, (None, None, "root"), span)
     entrances = graph.entrances
     while queue:
         node = queue.popleft()
@@ -78,12 +73,7 @@ def search(
             # hot path: enterable() spelt out (most entries have no entrance condition)
             if target is not None and (
                     target not in entrances or evaluate(entrances[target], here) is not False):
-                if target not in parents:
-                    parents[target] = (node, arc, "goto")
-                    interval[target] = span
-                    queue.append(target)
-                elif _widen(interval, target, span):
-                    queue.append(target)
+                _visit(parents, interval, queue, target, (node, arc, "goto"), span)
             if enables and arc.enables:
                 # A card spawned now is entered in this round or a later one of its stage.
                 later = (span[0], _STAGE_END if span[1] <= _STAGE_END else span[1])
@@ -91,26 +81,27 @@ def search(
                 for target in arc.enables:
                     if not (enterable(graph, target, there) and card_open(graph, target, there)):
                         continue
-                    if target not in parents:
-                        parents[target] = (node, arc, "enables")
-                        interval[target] = later
-                        queue.append(target)
-                    elif _widen(interval, target, later):
-                        queue.append(target)
+                    _visit(parents, interval, queue, target, (node, arc, "enables"), later)
     return parents
 
 
 _STAGE_END = 10
 
 
-def _widen(interval: dict[Node, tuple[float, float]], node: Node,
-           span: tuple[float, float]) -> bool:
-    """Widen a node's rounds to hold `span`; whether they changed."""
+def _visit(parents: Parents, interval: dict[Node, tuple[float, float]], queue: deque[Node],
+           node: Node, via: tuple[Node | None, Arc | None, str],
+           span: tuple[float, float]) -> None:
+    """Reach `node` in the rounds `span`: found the first time (by `via`), looked at again
+    when its rounds widen."""
+    if node not in parents:
+        parents[node] = via
+        interval[node] = span
+        queue.append(node)
+        return
     low, high = interval[node]
-    if span[0] >= low and span[1] <= high:
-        return False
-    interval[node] = (min(low, span[0]), max(high, span[1]))
-    return True
+    if span[0] < low or span[1] > high:
+        interval[node] = (min(low, span[0]), max(high, span[1]))
+        queue.append(node)
 
 
 def all_roots(graph: StoryGraph) -> list[Root]:

@@ -163,14 +163,25 @@ class Ranges:
     def __init__(self, ranges: dict[str, list[int | None]], codas: set[str] | None,
                  visited: set[int] | None, rounds: dict[str, list[int | None]] | None = None,
                  floors: dict[str, int] | None = None, ending_of: dict[str, str] | None = None,
+                 must: dict[str, dict[str, list[Any]]] | None = None,
+                 held: frozenset[str] = frozenset(), seen: frozenset[int] = frozenset(),
                  ) -> None:
         self.ranges, self.codas, self.visited = ranges, codas, visited
         self.rounds, self.floors, self.ending_of = rounds or {}, floors or {}, ending_of or {}
+        self.must = must or {}
+        self.held, self.seen = held, seen
+        self.fixed: dict[str, bool] = {}  # flags a certificate's premises settle
+
+    def knows(self, node: Any) -> tuple[frozenset[str], frozenset[int]]:
+        found = self.must.get(str(node), {})
+        return frozenset(found.get("codas", ())), frozenset(found.get("entries", ()))
 
     def of(self, node: Any) -> Ranges:
         """The ranges where `node` is read: its own rounds, and in an ending's own finale
         that ending's least points."""
-        found = self
+        held, seen = self.knows(node)
+        found = Ranges(self.ranges, self.codas, self.visited, self.rounds, self.floors,
+                       self.ending_of, self.must, held, seen)
         letter = self.ending_of.get(str(node))
         if letter in self.floors:
             high = self.ranges.get(f"score {letter}", [0, None])[1]
@@ -180,7 +191,7 @@ class Ranges:
 
     def replaced(self, quantity: str, span: list[int | None]) -> Ranges:
         return Ranges({**self.ranges, quantity: span}, self.codas, self.visited, self.rounds,
-                      self.floors, self.ending_of)
+                      self.floors, self.ending_of, self.must, self.held, self.seen)
 
     def within(self, span: list[int | None]) -> Ranges:
         return self.replaced("round", span)
@@ -204,6 +215,12 @@ class Ranges:
             return [False]
         if name == "visited" and self.visited is not None and int(value) not in self.visited:
             return [False]
+        if key in self.fixed:
+            return [self.fixed[key]]
+        if name == "has_coda" and value in self.held:
+            return [True]
+        if name == "visited" and int(value) in self.seen:
+            return [True]
         return [False, True]
 
 
@@ -293,6 +310,57 @@ def taken(conds: tuple[Any, ...], ranges: Ranges) -> bool:
 # the least points of the leading ending, whose finale is played.
 LEAST_GOAL = 30
 FLOOR = -(-LEAST_GOAL // 4)
+
+
+def named(effects: Any, names: tuple[str, ...]) -> list[Any]:
+    """The bodies of every effect with one of these names written anywhere in effects."""
+    found = []
+    stack = [effects]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found += [item[n] for n in names if n in item and len(item) == 1]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def check_knowledge(content: Content, members: set[Any], roots: list[Root], ranges: Ranges,
+                    stage: set[Any]) -> list[str]:
+    """The premises of what every way to a node surely did: nothing is known at a root, and
+    along each branch a node knows at most what its source knew, with the codas the branch
+    awards (read in the wanderer stage, by the reader: not inside a group) and without
+    those the node gives back, and with the source read."""
+    problems = []
+    for node, _, _ in roots:
+        if node in members and any(ranges.knows(node)):
+            problems.append(f"root {node} is said to know {ranges.knows(node)}")
+    for node in members:
+        if isinstance(node, int) and node not in content.entries:
+            continue
+        effects = content.effects(node)
+        grouped = bool(named(effects, ("all_wanderers", "central_wanderer")))
+        lost = set(named(effects, ("lose_coda",)))
+        held, seen = ranges.knows(node)
+        here = ranges.of(node)
+        for conds, kind, target, codas, spawns in branches(effects):
+            if not taken(conds, here):
+                continue
+            won = set() if grouped or node not in stage else set(codas)
+            may_hold = (held | won) - lost
+            may_see = seen | {node}
+            targets = [target] if kind == "goto" else []
+            targets += [content.cards.get(c, {}).get("entry") for c in spawns]
+            for i, after in enumerate(targets):
+                if after not in members:
+                    continue
+                has, read = ranges.knows(after)
+                if not read <= may_see or not has <= (may_hold if i == 0 and targets[0] ==
+                                                      target and kind == "goto" else set()):
+                    problems.append(f"{after} is said to know {(has, read)}, more than "
+                                    f"{node} gives it")
+    return problems
 
 
 def lowers(effects: Any, letter: str) -> bool:

@@ -19,6 +19,7 @@ from tests.certificate_checker import (
     branches,
     check_closure,
     check_floors,
+    check_knowledge,
     outcomes,
     taken,
 )
@@ -43,7 +44,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
     content = Content(root, book)
     closure = certificates["closure"]
     ranges = Ranges(closure["ranges"], set(closure["codas"]), set(closure["reached"]),
-                    closure["rounds"], closure["floors"], closure["ending_of"])
+                    closure["rounds"], closure["floors"], closure["ending_of"], closure["must"])
     reached = set(closure["reached"]) | set(closure["blocks"])
     roots = list(content.stage_roots())
     for letter in content.endings:
@@ -52,6 +53,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
     stage = set(closure["stage"]) | ({"setup"} & set(closure["blocks"]))
     problems += check_closure(content, stage, list(content.stage_roots()), ranges)
     problems += check_floors(content, closure)
+    problems += check_knowledge(content, reached, roots, ranges, stage)
     for letter in content.endings:  # each finale's own closure (the floors rest on them)
         finale = set(closure["finale"][letter]) | {f"{letter}:setup", f"{letter}:event"}
         problems += check_closure(content, finale, list(content.finale_roots(letter)), ranges,
@@ -80,11 +82,31 @@ def _recheck(root: Path, book: Path) -> list[str]:
         elif code == "DM309" and verdict["coda"] in closure["codas"]:
             problems.append(f"coda {verdict['coda']} is among the closure's codas")
         elif code == "DM315":
-            premises = Ranges({p["quantity"]: p["range"] for p in verdict["premises"]},
-                              None, None)
+            premises = Ranges({p["quantity"]: p["range"] for p in verdict["premises"]
+                               if "quantity" in p}, None, None)
+            for premise in verdict["premises"]:
+                if "flag" in premise:
+                    problems += _flag_premise(premise, ranges, closure)
+                    premises.fixed[premise["flag"]] = premise["value"]
             if outcomes(verdict["condition"], premises) != {verdict["always"]}:
                 problems.append(f"the condition {verdict['condition']} can change")
     return problems
+
+
+def _flag_premise(premise: dict[str, Any], ranges: Ranges, closure: dict[str, Any]) -> list[str]:
+    """A flag a DM315 certificate settles: true when every way to its node surely did it
+    (the knowledge check_knowledge verifies), false when the closure never does it."""
+    name, _, value = premise["flag"].partition(" ")
+    held, seen = ranges.knows(premise["node"]) if premise["node"] is not None else ((), ())
+    if premise["value"] is True and (
+            (name == "has_coda" and value in held)
+            or (name == "visited" and int(value) in seen)):
+        return []
+    if premise["value"] is False and (
+            (name == "has_coda" and value not in closure["codas"])
+            or (name == "visited" and int(value) not in closure["reached"])):
+        return []
+    return [f"the premise {premise} does not follow"]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f.name for f in FOLDERS])

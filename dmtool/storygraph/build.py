@@ -33,8 +33,8 @@ class Arc:
     """
 
     __slots__ = ("broken", "changes", "codas", "completes", "conditions", "economy", "enables",
-                 "exit_value", "gain", "goto", "index", "kind", "node", "scores", "spawns",
-                 "walks")
+                 "exit_value", "gain", "goto", "index", "kind", "loses", "node", "scores",
+                 "spawns", "walks")
     node: Node
     index: int
     kind: str  # how the branch ends: goto | end | conclude | fail_stage | open
@@ -44,6 +44,7 @@ class Arc:
     enables: tuple[int, ...]  # entries of encounter cards the branch spawns
     conditions: tuple[tuple[Mapping[str, Any], bool], ...]  # (condition, negated) to take it
     codas: tuple[str, ...]
+    loses: tuple[str, ...]  # the coda cards its lose_coda effects give back
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
     gain: tuple[int, int, int, int]  # their sum
     # The `card` of each spawn_encounter effect on the branch, whatever it names, in order.
@@ -221,7 +222,7 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
 _ECONOMY = frozenset({"restore_mental_capacity", "gain_domain", "trap", "remove_token"})
 # The plain effects an arc digests; the outlines pass every other one over.
 _DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience",
-                       "place_token", *_ECONOMY})
+                       "place_token", "lose_coda", *_ECONOMY})
 
 
 def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[int, Any],
@@ -246,7 +247,7 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 arc.broken = value if isinstance(value, int) else -1
         arc.completes = arc.economy = False
         if not kept:  # most branches: nothing to digest
-            arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = ()
+            arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = arc.loses = ()
             arc.gain = NO_SCORE
             continue
         # each field starts as the empty tuple and grows only when something is found
@@ -255,6 +256,7 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
         codas: tuple[str, ...] = ()
         scores: tuple[tuple[int, int, int, int], ...] = ()
         changes: tuple[Mapping[str, Any], ...] = ()
+        loses: tuple[str, ...] = ()
         for name, body in kept:
             if name == "spawn_encounter" and isinstance(body, dict):
                 spawns += (body.get("card"),)
@@ -267,12 +269,15 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 scores += (_points(body),)
             elif name == "modify_sentience" and isinstance(body, Mapping):
                 changes += (body,)
+            elif name == "lose_coda" and isinstance(body, str):
+                loses += (body,)
             elif name == "place_token" and _completes(body):
                 arc.completes = True
             elif name in _ECONOMY:
                 arc.economy = True
         arc.enables = enables
         arc.codas = codas
+        arc.loses = loses
         if codas:
             awarding.add(node)
         arc.scores = scores

@@ -47,6 +47,10 @@ def certificates(analysis: Analysis) -> dict[str, Any]:
         # goal), and the nodes only that ending's finale reads.
         "floors": dict(solution.floors),
         "ending_of": {str(n): e for n, e in solution.ending_of.items()},
+        # What every way to a node surely did: coda cards the reader holds, entries read
+        # (only those some condition asks about).
+        "must": {str(n): {"codas": sorted(held), "entries": sorted(seen)}
+                 for n, (held, seen) in solution.must.items()},
         # The rounds each reached node is read in (a bound of None: the finale's open end).
         "rounds": {str(n): [_num(low), _num(high)] for n, (low, high) in solution.rounds.items()},
         "ranges": _ranges(facts, graph.asked or frozenset()),
@@ -103,6 +107,11 @@ def _decided(analysis: Analysis) -> Iterator[dict[str, Any]]:
             continue
         premises = []
         for atom in dict.fromkeys(_atoms(read(condition))):
+            known, why = here.flag(atom.key) if atom.quantity is None else (None, "")
+            if known is not None:
+                # A flag decided where it is read: by what every way to that node did.
+                premises.append({"flag": atom.key, "value": known, "node": where[3],
+                                 "why": why})
             if atom.quantity is not None:
                 low, high = here.range(atom.quantity)
                 premises.append({"quantity": atom.quantity, "range": [_num(low), _num(high)],

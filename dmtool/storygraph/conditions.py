@@ -45,6 +45,10 @@ class Facts:
     # The least points an ending has where the condition is read: in its own finale, which
     # is played only when it has the most points and the four reach the goal.
     floors: Mapping[str, int] = field(default_factory=dict)
+    # What every way to where the condition is read has done first: the coda cards the
+    # reader surely holds, the entries surely read (storygraph.reach.search).
+    held: frozenset[str] = frozenset()
+    seen: frozenset[int] = frozenset()
     # Verdicts by the identity of what was judged, with it kept alive beside them.
     memo: dict[Any, tuple[Any, Any]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
@@ -58,6 +62,16 @@ class Facts:
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = (None, replace(self, rounds=rounds, memo={}))
+        return found[1]  # type: ignore[no-any-return]
+
+    def knowing(self, held: frozenset[str], seen: frozenset[int]) -> Facts:
+        """The same facts where every way in has gained `held` and read `seen`."""
+        if held == self.held and seen == self.seen:
+            return self
+        key = ("knowing", held, seen)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, held=held, seen=seen, memo={}))
         return found[1]  # type: ignore[no-any-return]
 
     def at_ending(self, ending: str, floor: int) -> Facts:
@@ -116,6 +130,10 @@ class Facts:
             return False, f"no reachable branch or card awards coda card '{value}'"
         if name == "visited" and value.isdigit() and int(value) not in self.visited:
             return False, f"entry {value} is never read"
+        if name == "has_coda" and value in self.held:
+            return True, f"every way here gains coda card '{value}' first and keeps it"
+        if name == "visited" and value.isdigit() and int(value) in self.seen:
+            return True, f"every way here reads entry {value} first"
         return None, ""
 
 

@@ -82,7 +82,9 @@ def why_not(
                     )
     for node, arc in preds.get(target, ()):
         if node in reached and arc.conditions:
-            here = read_at(facts, (spans.get(node, ANY_ROUND), endings.get(node)), floors)
+            knows = solution.knows(node) if solution is not None else KNOWS_NOTHING
+            here = read_at(facts, (spans.get(node, ANY_ROUND), endings.get(node), knows, node),
+                           floors)
             verdict = judge_side(arc.conditions, here)
             if verdict.value is False:
                 return (
@@ -155,16 +157,18 @@ def decided_findings(graph: StoryGraph, solution: Solution) -> Iterator[Diagnost
         )
 
 
-# Where a condition is read: its rounds, and the ending whose finale alone reads it.
-Where = tuple[Span, str | None]
+# Where a condition is read: its rounds, the ending whose finale alone reads it, and what
+# every way there has surely done (reach.Must; empty sets when nothing is known).
+Where = tuple[Span, str | None, tuple[frozenset[str], frozenset[int]], Node | None]
+KNOWS_NOTHING: tuple[frozenset[str], frozenset[int]] = (frozenset(), frozenset())
 
 
 def read_at(facts: Facts, where: Where, floors: Mapping[str, int]) -> Facts:
     """`facts` as they stand where a condition is read."""
-    span, ending = where
+    span, ending, (held, seen), _ = where
     if ending is not None and ending in floors:
         facts = facts.at_ending(ending, floors[ending])
-    return facts.at_rounds(span)
+    return facts.at_rounds(span).knowing(held, seen)
 
 
 def written_conditions(
@@ -193,7 +197,7 @@ def written_conditions(
             if number in knocked:
                 entry = graph.storybook.entries[number]
                 yield (entrance, partial(_given, "entrance", entry.parts + ("entrance", "when")),
-                       (knocked[number], owner.get(number)))
+                       (knocked[number], owner.get(number), KNOWS_NOTHING, None))
     for node in graph.arcs:
         if node not in reached:
             continue
@@ -206,14 +210,16 @@ def written_conditions(
                 if id(condition) not in seen:
                     seen.add(id(condition))
                     yield (condition, partial(_step_place_of, arc, k),
-                           (rounds.get(node, ANY_ROUND), endings.get(node)))
+                           (rounds.get(node, ANY_ROUND), endings.get(node),
+                            solution.knows(node), node))
     for sources, span in ((graph.context.cards, STAGE_ROUNDS), (graph.context.finale, ANY_ROUND)):
         for source in sources:
             for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
                 if condition is not None and (place == "entrance" or source.spawned):
                     yield (condition,
                            partial(_given, place, _card_place(source.location, place)),
-                           (span, source.ending if span == ANY_ROUND else None))
+                           (span, source.ending if span == ANY_ROUND else None,
+                            KNOWS_NOTHING, None))
 
 
 def _own(owner: dict[Node, str | None], node: Node, ending: str | None) -> None:

@@ -13,13 +13,15 @@ there. The per-game bounds name their premises (storygraph.totals).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.bounds import asked, tighten
 from dmtool.storygraph.build import Node, Root, StoryGraph
 from dmtool.storygraph.conditions import Facts
-from dmtool.storygraph.reach import search
+from dmtool.storygraph.reach import NOTHING, Must, Track, search
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ class Solution:
     # finale alone reads each node that no other part of the game reads.
     floors: dict[str, int]
     ending_of: dict[Node, str]
+    # What every way to each node has surely done (reach.search's `must`), and the nodes
+    # whose conditions may concern another wanderer than the reader (Track.grouped).
+    must: dict[Node, Must]
+    grouped: frozenset[Node]
 
     def facts_at(self, node: Node, facts: Facts | None = None) -> Facts:
         """The facts where `node` is read: its rounds, and its ending's floor if it has one."""
@@ -41,12 +47,21 @@ class Solution:
         letter = self.ending_of.get(node)
         if letter is not None and letter in self.floors:
             base = base.at_ending(letter, self.floors[letter])
-        return base.at_rounds(self.rounds.get(node, (1, float("inf"))))
+        held, seen = self.knows(node)
+        return base.at_rounds(self.rounds.get(node, (1, float("inf")))).knowing(held, seen)
+
+    def knows(self, node: Node) -> Must:
+        """What every way to `node` has surely done, as its conditions may use it."""
+        held, seen = self.must.get(node, NOTHING)
+        return (frozenset() if node in self.grouped else held), seen
 
 
 def solve(graph: StoryGraph) -> Solution:
     """Reachability under the tightest facts we can prove (the least fixpoint)."""
     graph.asked = asked(graph)
+    track = _track(graph)
+    in_finale = None if track is None else Track(track.codas, track.entries, track.grouped,
+                                                 gains=False)
     start = Facts(codas=graph.context.codas_elsewhere, visited=frozenset())
     facts = tighten(graph, start, (), (), ())
     while True:
@@ -55,7 +70,9 @@ def solve(graph: StoryGraph) -> Solution:
         # too (tighten), and the last step's are the solution's stage and finales: no
         # search is made twice.
         rounds: dict[Node, tuple[float, float]] = {}
-        stage = search(graph, graph.stage_roots, facts, rounds=rounds)
+        must: dict[Node, Must] = {}
+        stage = search(graph, graph.stage_roots, facts, rounds=rounds, track=track, must=must)
+        searched = [(stage, must)]
         finale = {}
         floors: dict[str, int] = {}
         for letter, roots in graph.finale_roots.items():
@@ -64,7 +81,10 @@ def solve(graph: StoryGraph) -> Solution:
             here = facts if floor is None else facts.at_ending(letter, floor)
             if floor is not None:
                 floors[letter] = floor
-            finale[letter] = search(graph, roots, here, rounds=spans)
+            known: dict[Node, Must] = {}
+            finale[letter] = search(graph, roots, here, rounds=spans, track=in_finale,
+                                    must=known)
+            searched.append((finale[letter], known))
             for node, (low, high) in spans.items():
                 was = rounds.get(node, (low, high))
                 rounds[node] = (min(was[0], low), max(was[1], high))
@@ -83,7 +103,68 @@ def solve(graph: StoryGraph) -> Solution:
     ending_of = {n: e for n, e in owners.items() if e is not None and n not in stage}
     return Solution(facts, frozenset(reached), frozenset(stage),
                     {letter: frozenset(found) for letter, found in finale.items()}, rounds,
-                    floors, ending_of)
+                    floors, ending_of, _knowledge(searched),
+                    frozenset() if track is None else track.grouped)
+
+
+def _knowledge(searched: list[tuple[Any, dict[Node, Must]]]) -> dict[Node, Must]:
+    """What every way to each node surely did, over every search that reached it."""
+    merged: dict[Node, Must] = {}
+    for found, known in searched:
+        for node in found:
+            mine = known.get(node, NOTHING)
+            was = merged.get(node, mine)
+            merged[node] = (was[0] & mine[0], was[1] & mine[1])
+    return {n: m for n, m in merged.items() if m[0] or m[1]}
+
+
+def _track(graph: StoryGraph) -> Track | None:
+    """What the searches follow along every way in: the coda cards and entries that some
+    condition asks about (None when none does: the searches then follow nothing)."""
+    codas: set[str] = set()
+    entries: set[int] = set()
+    for node in graph.conditioned:
+        for arc in graph.arcs[node]:
+            for condition, _ in arc.conditions:
+                _flags(condition, codas, entries)
+    for entrance in graph.entrances.values():
+        _flags(entrance, codas, entries)
+    if not codas and not entries:
+        return None
+    grouped = frozenset(n for n in graph.conditioned | graph.awarding
+                        if _grouped(graph.effects_of(n)[0]))
+    return Track(frozenset(codas), frozenset(entries), grouped)
+
+
+def _flags(condition: Any, codas: set[str], entries: set[int]) -> None:
+    stack = [condition]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, Mapping):
+            continue
+        for name, value in item.items():
+            if name == "has_coda" and isinstance(value, str):
+                codas.add(value)
+            elif name == "visited" and isinstance(value, int) and not isinstance(value, bool):
+                entries.add(value)
+            elif name in ("all", "any") and isinstance(value, list):
+                stack.extend(value)
+            elif name == "not":
+                stack.append(value)
+
+
+def _grouped(effects: Any) -> bool:
+    """Whether an all_wanderers or central_wanderer block is written anywhere in effects."""
+    stack = [effects]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if "all_wanderers" in item or "central_wanderer" in item:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
 
 
 # The least goal of the four scores together (DoM: the quicker game's 30), shared among

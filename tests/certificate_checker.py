@@ -193,6 +193,15 @@ class Ranges:
         return Ranges({**self.ranges, quantity: span}, self.codas, self.visited, self.rounds,
                       self.floors, self.ending_of, self.must, self.held, self.seen)
 
+    def reading(self, content: Content, node: Any) -> Ranges:
+        """ranges.of(node), without the reader's cards where the reader may change (a group)
+        or be another later (a trap)."""
+        here = self.of(node)
+        if named(content.effects(node), ("all_wanderers", "central_wanderer", "trap")):
+            here = Ranges(here.ranges, here.codas, here.visited, here.rounds, here.floors,
+                          here.ending_of, here.must, frozenset(), here.seen)
+        return here
+
     def within(self, span: list[int | None]) -> Ranges:
         return self.replaced("round", span)
 
@@ -340,10 +349,11 @@ def check_knowledge(content: Content, members: set[Any], roots: list[Root], rang
         if isinstance(node, int) and node not in content.entries:
             continue
         effects = content.effects(node)
-        grouped = bool(named(effects, ("all_wanderers", "central_wanderer")))
+        grouped = bool(named(effects, ("all_wanderers", "central_wanderer", "trap")))
         lost = set(named(effects, ("lose_coda",)))
         held, seen = ranges.knows(node)
-        here = ranges.of(node)
+        held = frozenset() if grouped else held
+        here = ranges.reading(content, node)
         for conds, kind, target, codas, spawns in branches(effects):
             if not taken(conds, here):
                 continue
@@ -428,7 +438,7 @@ def check_closure(content: Content, members: set[Any], roots: list[Root],
     for node in members:
         if isinstance(node, int) and node not in content.entries:
             continue
-        here = ranges.of(node)
+        here = ranges.reading(content, node)
         span = ranges.span(node)
         for conds, kind, target, codas, spawns in branches(content.effects(node)):
             if not taken(conds, here):

@@ -75,7 +75,7 @@ def _recheck(root: Path, book: Path) -> list[str]:
             members = set(verdict["entries"])
             for node in members:
                 for conds, kind, target, _, _ in branches(content.effects(node)):
-                    if not taken(conds, ranges.of(node)):
+                    if not taken(conds, ranges.reading(content, node)):
                         continue
                     if kind != "goto" or target not in members:
                         problems.append(f"entry {node} of the loop leaves it ({kind} {target})")

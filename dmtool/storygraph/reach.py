@@ -107,9 +107,10 @@ def search(
         for arc in arcs:
             target = arc.goto
             after = held
-            if track is not None and (arc.codas or arc.loses):
-                won = (frozenset(arc.codas) & track.codas
-                       if track.gains and node not in track.grouped else frozenset())
+            if track is not None and node in track.grouped:
+                after = frozenset()  # the reader may change inside a group: nothing kept
+            elif track is not None and (arc.codas or arc.loses):
+                won = frozenset(arc.codas) & track.codas if track.gains else frozenset()
                 after = (held | won) - frozenset(arc.loses)
             there = here if track is None else here.knowing(after, seen)
             # hot path: enterable() spelt out (most entries have no entrance condition)

@@ -131,7 +131,10 @@ def _track(graph: StoryGraph) -> Track | None:
         _flags(entrance, codas, entries)
     if not codas and not entries:
         return None
+    # A group may change the reader; a trapping entry is entered again later by a reader
+    # who may hold other cards by then: at both, nothing the reader holds is kept.
     grouped = frozenset(n for n in graph.conditioned | graph.awarding
+                        | {n for n, arcs in graph.arcs.items() if any(a.economy for a in arcs)}
                         if _grouped(graph.effects_of(n)[0]))
     return Track(frozenset(codas), frozenset(entries), grouped)
 
@@ -154,12 +157,13 @@ def _flags(condition: Any, codas: set[str], entries: set[int]) -> None:
 
 
 def _grouped(effects: Any) -> bool:
-    """Whether an all_wanderers or central_wanderer block is written anywhere in effects."""
+    """Whether an all_wanderers or central_wanderer block, or a trap, is written anywhere
+    in effects."""
     stack = [effects]
     while stack:
         item = stack.pop()
         if isinstance(item, Mapping):
-            if "all_wanderers" in item or "central_wanderer" in item:
+            if "all_wanderers" in item or "central_wanderer" in item or "trap" in item:
                 return True
             stack.extend(item.values())
         elif isinstance(item, list | tuple):

@@ -173,7 +173,9 @@ def generate(entries: int, *, seed: int = 1) -> tuple[dict[str, Any], list[dict[
                 ]
                 if round_ % 2
                 else [
-                    {"if": {"when": {"round_at_least": 5}, "then": [{"score": {"A": 1}}]}},
+                    # (not a round: each event entry is read in its own round, where a
+                    # round condition is decided)
+                    {"if": {"when": {"score_at_least": {"A": 1}}, "then": [{"score": {"A": 1}}]}},
                     {"end": "event"},
                 ],
             ),

@@ -389,8 +389,13 @@ def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path |
 @click.option("--witness-dir", type=_FOLDER_PATH, default=None,
               help="With --witness, also write each witness as a scenario fixture skeleton into "
               "this folder. Example: --witness --witness-dir tests/scenarios/drafts")
+@click.option("--verify", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Hold the analysis against the rules engine: play N seeded games per policy "
+              "and replay each witness; exit 1 if a game reaches what the analysis calls "
+              "impossible or passes a score bound it states. Example: --verify 20")
 def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | None, depth: int,
-          ending: str | None, witness: bool, witness_dir: Path | None) -> None:
+          ending: str | None, witness: bool, witness_dir: Path | None,
+          verify: int | None) -> None:
     """Analyse storybooks as graphs: broken links, dead ends, unreachable entries and endings,
     traps, score bounds; draw them; print witness paths.
 
@@ -409,11 +414,28 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
                                     check=check_options(paths)))
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)
-    click.echo(result.text, nl=False)
+    exit_code = result.exit_code
+    if verify is None:
+        click.echo(result.text, nl=False)
+    else:
+        import json  # only a verifying run needs it (start-up cost, docs/architecture.md)
+
+        from dmtool.commands.verify import as_data, render, run_verify
+
+        verified = run_verify(paths, verify, check_options(paths))
+        if fmt == "json":
+            data = json.loads(result.text)
+            data["verify"] = as_data(verified)
+            click.echo(json.dumps(data, indent=2, ensure_ascii=True))
+        else:
+            click.echo(result.text + render(verified), nl=False)
+        if any(v.contradictions for v in verified):
+            exit_code = max(exit_code, 1)
     _skip_final_collection()
-    # 0 clean (warnings allowed), 1 an error-severity finding, 2 the drawing asked for was
-    # not made (too large, or Graphviz failed): the analysis is printed all the same.
-    sys.exit(result.exit_code)
+    # 0 clean (warnings allowed), 1 an error-severity finding (or, with --verify, a
+    # contradiction), 2 the drawing asked for was not made (too large, or Graphviz failed):
+    # the analysis is printed all the same.
+    sys.exit(exit_code)
 
 
 @cli.command(epilog="Examples:\n\n  dmtool odds content/wanderers/hollis-brandt/storybook.yaml\n\n"

@@ -194,3 +194,19 @@ def analyses_recorded(monkeypatch: Any) -> list[str]:
 
     monkeypatch.setattr(storygraph._Context, "analyse", counting)
     return analysed_books
+
+
+def planted_copy(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """A copy of the real content tree under tmp_path with each named file's text replaced
+    once (the text must be there exactly once); returns the copy's content folder."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[1]
+    shutil.copytree(root / "content", tmp_path / "content")
+    (tmp_path / "schemas").symlink_to(root / "schemas")
+    for name, (old, new) in edits.items():
+        path = tmp_path / "content" / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, (name, old)
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    return tmp_path / "content"

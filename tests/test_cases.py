@@ -75,6 +75,17 @@ def test_case_produces_exactly_its_diagnostics(case: Path, monkeypatch: pytest.M
     assert _actual(case, monkeypatch) == expected
 
 
+# Legal look-alikes of a case (`legal-DM309-mutual`): content shaped like the case's mistake
+# that is not one, so the check must report nothing there.
+LEGAL_DIRS = sorted(p for p in CASES.iterdir() if p.is_dir() and p.name.startswith("legal-DM"))
+
+
+@pytest.mark.parametrize("case", LEGAL_DIRS, ids=[c.name for c in LEGAL_DIRS])
+def test_a_legal_look_alike_produces_nothing(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _expected(case) == []
+    assert _actual(case, monkeypatch) == []
+
+
 def test_every_code_has_a_case() -> None:
     covered = {c.name[:5] for c in CASE_DIRS if (c / "expected.txt").is_file()}
     missing = sorted(set(catalogue()) - covered)

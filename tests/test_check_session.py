@@ -160,7 +160,7 @@ def test_a_cards_sentience_changes_are_memoised_and_follow_its_edits(
     before = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
     document = loaded.files[drift].result.document
     assert document is not None
-    assert "sentience-changes:1:abomination" in document.memos
+    assert "sentience-changes:2:abomination" in document.memos
     loaded.update(drift, text.replace("modify_sentience: {blue: 1}", "modify_sentience: {blue: 5}"))
     after = _Context(loaded.build_corpus(), "hollis-brandt").context.sentience_changes
     assert after["blue"] == (before["blue"][0] + 4, before["blue"][1])

@@ -107,7 +107,10 @@ def test_entries_read_as_a_gamebook(real_site: BuiltSite) -> None:
 def test_findings_and_score_bounds_are_in_words(real_site: BuiltSite) -> None:
     text = sections(real_site.html(BOOK)).words
     assert "one walk through the story gives it between 0 and 3 points" in text
-    assert "a game that reads each encounter once gives it at most 52 points" in text
+    # An encounter card stays in play and can be resolved again and again (issue 29), so no
+    # bound holds for the sample's endings.
+    assert ("a whole game, each encounter resolved as often as the rules allow, gives it no "
+            "upper limit") in text
 
 
 def test_branch_pictures_link_every_entry_to_its_place(real_site: BuiltSite) -> None:

@@ -219,13 +219,17 @@ def test_graph_json_has_the_graph(tmp_path: Path) -> None:
     assert {"node": 1, "kind": "event", "label": "event entry 1", "ending": None} in book["roots"]
     assert any(t["kind"] == "conclude" and t["value"] == "mara-legacy-a" for t in book["terminals"])
     assert any(e["source"] == 901 and e["target"] == 902 for e in book["edges"])
-    assert book["score_bounds"]["D"] == {
+    bound = book["score_bounds"]["D"]
+    premises = bound.pop("premises")
+    assert bound == {
         "ending": "D",
         "walk_min": 0,
         "walk_max": 1,
         "game_max": 1,
+        "stage_max": 1,
         "unbounded": False,
     }
+    assert any("10 rounds" in p for p in premises), premises
 
 
 def test_dot_output_and_missing_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -122,7 +122,8 @@ def score_bounds(analysis: Analysis) -> list[str]:
         game = ("no upper limit" if bounds.game_max == INF
                 else f"at most {_num(bounds.game_max)} points")
         lines.append(f"- **[Ending {letter}](#ending-{letter.lower()})**: one walk through the "
-                     f"story gives it {walk}; a game that reads each encounter once gives it "
+                     f"story gives it {walk}; a whole game, each encounter resolved as often as the rules "
+                     f"allow, gives it "
                      f"{game}.")
     return ["\n".join(lines)] if lines else ["No ending gets points from this storybook."]
 

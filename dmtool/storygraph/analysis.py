@@ -12,8 +12,8 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading.collector import collector_paused
 from dmtool.model.storybook import ENDINGS, Storybook
-from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph
-from dmtool.storygraph.conditions import Facts
+from dmtool.storygraph.build import Arc, Node, StoryGraph, build_graph, node_name
+from dmtool.storygraph.conditions import Facts, judge_side
 from dmtool.storygraph.context import Source, StoryContext, located
 from dmtool.storygraph.explain import Everything, closed_exit, decided_findings, why_not
 from dmtool.storygraph.local import local_findings, where
@@ -41,12 +41,13 @@ def analyse(storybook: Storybook, context: StoryContext | None = None) -> Analys
     with collector_paused():
         graph = build_graph(storybook, context)
         solution = solve(graph)
-        scores = analyse_scores(graph, solution.facts, solution.stage)
+        finale = frozenset().union(*solution.finale.values())
+        scores = analyse_scores(graph, solution.facts, solution.stage, finale)
         analysis = Analysis(graph, solution, scores, traps=traps(graph, solution.facts))
         analysis.diagnostics = (
             list(local_findings(graph))
             + list(_global_findings(analysis))
-            + list(decided_findings(graph, solution.facts, solution.reached))
+            + list(decided_findings(graph, solution))
         )
     return analysis
 
@@ -111,7 +112,8 @@ def _global_findings(analysis: Analysis) -> Iterator[Diagnostic]:
             number = conclusion.entry
             if number in storybook.entries and number not in solution.finale.get(letter, ()):
                 why = why_not(
-                    graph, number, solution.finale.get(letter, frozenset()), facts, preds()
+                    graph, number, solution.finale.get(letter, frozenset()), facts, preds(),
+                    solution,
                 )
                 yield diagnose(
                     "DM305",
@@ -179,7 +181,7 @@ def _unreachable(
             continue  # reached only through another unreachable region, counted there
         head = min(component)
         behind = _downstream(graph, members, lost_set) - 1
-        why = why_not(graph, head, solution.reached, solution.facts, preds())
+        why = why_not(graph, head, solution.reached, solution.facts, preds(), solution)
         more = (
             f"; {behind} more entr{'y is' if behind == 1 else 'ies are'} only reachable through it"
             if behind
@@ -213,7 +215,7 @@ def _certificate(analysis: Analysis, loser: str) -> Diagnostic:
         amount = "can gain points without limit (a loop repeats)"
     else:
         points = f"{int(most)} point{'s' if most != 1 else ''}"
-        amount = f"can reach at most {points} in a game that reads each encounter once"
+        amount = f"can reach at most {points} in a game"
     return diagnose(
         "DM306",
         where(storybook, storybook.endings[loser].parts + ("ending",)),
@@ -250,5 +252,28 @@ def _orphan_codas(analysis: Analysis) -> Iterator[Diagnostic]:
                 "DM309",
                 located(location),
                 f"coda card '{coda}' is never awarded by a reachable branch of storybook "
-                f"'{graph.storybook.id}'; add {{gain_coda: {coda}}} where it belongs",
+                f"'{graph.storybook.id}'{_why_not_awarded(analysis, coda)}; add "
+                f"{{gain_coda: {coda}}} where it belongs",
             )
+
+
+def _why_not_awarded(analysis: Analysis, coda: str) -> str:
+    """Why a branch that awards the coda is never taken, when the storybook has one: its
+    entry is never read, or its condition never holds (a coda only someone holding another
+    can gain, itself awarded only behind the first, among them)."""
+    graph, solution = analysis.graph, analysis.solution
+    for node in graph.awarding:
+        for arc in graph.arcs[node]:
+            if coda not in arc.codas:
+                continue
+            name = node_name(node)
+            if node not in solution.reached:
+                return f" (it is awarded only in {name}, which is never read)"
+            if node not in solution.stage:
+                return (f" ({name} awards it only in a finale, and the finale's setup has "
+                        "taken every coda card nobody held out of the game)")
+            verdict = judge_side(arc.conditions, solution.facts) if arc.conditions else None
+            if verdict is not None and verdict.value is False:
+                return (f" (the branch of {name} that awards it is never taken: "
+                        f"{verdict.reason.rstrip('.')})")
+    return ""

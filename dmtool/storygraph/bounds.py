@@ -13,7 +13,8 @@ from dmtool.storygraph.build import Arc, Node, StoryGraph
 from dmtool.storygraph.conditions import PREMISE, Facts
 from dmtool.storygraph.logic import INF
 from dmtool.storygraph.reach import open_map
-from dmtool.storygraph.scores import game_maxima, score_maxima
+from dmtool.storygraph.scores import score_maxima
+from dmtool.storygraph.totals import finale_gains, game_totals
 
 
 def asked(graph: StoryGraph) -> frozenset[str]:
@@ -46,15 +47,17 @@ def tighten(graph: StoryGraph, facts: Facts, reached: Collection[Node],
     roots reach under `facts` (solve has searched them; `reached` is the two together).
     """
     arcs_of = open_map(graph, facts)
-    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding).
-    codas = frozenset([c for n in graph.awarding if n in reached for a in arcs_of[n]
+    # Only the awarding nodes have a side that gains a coda (StoryGraph.awarding), and only
+    # in the wanderer stage: the finale's setup takes every coda card nobody holds out of
+    # the game (DoM "Organize the Components"), so a finale branch's award gives nothing.
+    codas = frozenset([c for n in graph.awarding if n in stage for a in arcs_of[n]
                        for c in a.codas]) | graph.context.codas_elsewhere
     names = graph.asked if graph.asked is not None else asked(graph)
     scores = _scores(graph, facts, arcs_of, stage, finale) if "score_at_least" in names else {}
     sentience: dict[str, tuple[float, float]] = {}
     notes: dict[str, str] = {}
     if "sentience_at_least" in names:
-        sentience, notes = _sentience(graph, facts, reached, codas)
+        sentience, notes = _sentience(graph, facts, stage, finale, codas)
     return Facts(
         codas=codas,
         visited=frozenset([n for n in reached if isinstance(n, int)]),
@@ -92,14 +95,17 @@ def _int(value: Any) -> int:
 
 
 def _sentience(
-    graph: StoryGraph, facts: Facts, reached: Collection[Node], codas: Iterable[str]
+    graph: StoryGraph, facts: Facts, stage: Collection[Node], finale: Collection[Node],
+    codas: Iterable[str],
 ) -> tuple[dict[str, tuple[float, float]], dict[str, str]]:
     context = graph.context
     starts = context.sentience_starts or ((context.sentience,) if context.sentience else ())
     if not starts:
         return {}, {}  # no wanderer known: no range
-    roots = [r.node for r in graph.all_roots() if r.node in reached]
-    walk = game_maxima(graph, facts, reached, _change_rows, 2 * len(COLOURS), roots=roots)
+    size = 2 * len(COLOURS)
+    walk, _ = game_totals(graph, facts, stage, _change_rows, size)
+    later = finale_gains(graph, facts, finale, _change_rows, size)
+    walk = [INF if more else w for w, more in zip(walk, later)]
     from_codas = {c: [0, 0] for c in COLOURS}
     for coda in codas:
         for effect in context.coda_effects.get(coda, ()):

@@ -32,8 +32,9 @@ class Arc:
     than a named tuple's field (which CPython 3.11 does not specialise).
     """
 
-    __slots__ = ("broken", "changes", "codas", "conditions", "enables", "exit_value", "gain",
-                 "goto", "index", "kind", "node", "scores", "spawns", "walks")
+    __slots__ = ("broken", "changes", "codas", "completes", "conditions", "economy", "enables",
+                 "exit_value", "gain", "goto", "index", "kind", "loses", "node", "scores",
+                 "spawns", "walks")
     node: Node
     index: int
     kind: str  # how the branch ends: goto | end | conclude | fail_stage | open
@@ -43,12 +44,19 @@ class Arc:
     enables: tuple[int, ...]  # entries of encounter cards the branch spawns
     conditions: tuple[tuple[Mapping[str, Any], bool], ...]  # (condition, negated) to take it
     codas: tuple[str, ...]
+    loses: tuple[str, ...]  # the coda cards its lose_coda effects give back
     scores: tuple[tuple[int, int, int, int], ...]  # each score effect in order, A..D
     gain: tuple[int, int, int, int]  # their sum
     # The `card` of each spawn_encounter effect on the branch, whatever it names, in order.
     spawns: tuple[Any, ...]
     # The body of each modify_sentience effect on the branch that is a mapping, in order.
     changes: tuple[Mapping[str, Any], ...]
+    # Whether the branch places a completed token on the shard being resolved (after which
+    # the rulebook lets nobody resolve that shard's encounter again).
+    completes: bool
+    # Whether the branch restores mental capacity, gains domains, traps or removes a token:
+    # only such nodes are read again for the action economy (storygraph.economy).
+    economy: bool
     walks: Walks  # the graph's branches in full, shared by its arcs
 
     def __repr__(self) -> str:
@@ -96,6 +104,9 @@ class Root:
     # Conditions the root needs (a card's spawning and entrance conditions), each with what
     # it governs in words: "spawns only when", "can be entered only when".
     conditions: tuple[tuple[Mapping[str, Any], str], ...] = ()
+    # The rounds in which it is read: a round tracker's entry in its round, the setup
+    # before round 1, an encounter in any of the wanderer stage's, a finale's without end.
+    rounds: tuple[float, float] = (1, float("inf"))
 
 
 @dataclass
@@ -126,6 +137,8 @@ class StoryGraph:
     components_cache: dict[int, tuple[Any, list[list[Any]]]] = field(
         default_factory=dict, repr=False
     )
+    # The action economy per Facts object (storygraph.totals.economy), kept alive beside it.
+    economy_cache: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     # The names of the conditions written anywhere in the graph (storygraph.bounds.asked).
     asked: frozenset[str] | None = None
 
@@ -205,8 +218,11 @@ def build_graph(storybook: Storybook, context: StoryContext | None = None) -> St
     return graph
 
 
+# The plain effects that give an encounter action back or make an entry be read again.
+_ECONOMY = frozenset({"restore_mental_capacity", "gain_domain", "trap", "remove_token"})
 # The plain effects an arc digests; the outlines pass every other one over.
-_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience"})
+_DIGESTED = frozenset({"spawn_encounter", "gain_coda", "score", "modify_sentience",
+                       "place_token", "lose_coda", *_ECONOMY})
 
 
 def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[int, Any],
@@ -229,8 +245,9 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 arc.goto = value
             else:
                 arc.broken = value if isinstance(value, int) else -1
+        arc.completes = arc.economy = False
         if not kept:  # most branches: nothing to digest
-            arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = ()
+            arc.enables = arc.codas = arc.scores = arc.spawns = arc.changes = arc.loses = ()
             arc.gain = NO_SCORE
             continue
         # each field starts as the empty tuple and grows only when something is found
@@ -239,6 +256,7 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
         codas: tuple[str, ...] = ()
         scores: tuple[tuple[int, int, int, int], ...] = ()
         changes: tuple[Mapping[str, Any], ...] = ()
+        loses: tuple[str, ...] = ()
         for name, body in kept:
             if name == "spawn_encounter" and isinstance(body, dict):
                 spawns += (body.get("card"),)
@@ -251,8 +269,15 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
                 scores += (_points(body),)
             elif name == "modify_sentience" and isinstance(body, Mapping):
                 changes += (body,)
+            elif name == "lose_coda" and isinstance(body, str):
+                loses += (body,)
+            elif name == "place_token" and _completes(body):
+                arc.completes = True
+            elif name in _ECONOMY:
+                arc.economy = True
         arc.enables = enables
         arc.codas = codas
+        arc.loses = loses
         if codas:
             awarding.add(node)
         arc.scores = scores
@@ -268,6 +293,12 @@ def _arcs(node: Node, outlines: list[Outline], walks: Walks, entries: Mapping[in
 
 
 _make = object.__new__
+
+
+def _completes(body: Any) -> bool:
+    """Whether a place_token effect puts a completed token on the shard being resolved."""
+    return (isinstance(body, Mapping) and body.get("token") == "completed"
+            and body.get("shard", "current") == "current")
 
 
 def _points(score: Mapping[Any, Any]) -> tuple[int, int, int, int]:
@@ -288,26 +319,27 @@ def _roots(graph: StoryGraph) -> None:
     storybook, context = graph.storybook, graph.context
     stage: list[Root] = []
     if storybook.setup:
-        stage.append(Root("setup", "setup", "storybook setup"))
+        stage.append(Root("setup", "setup", "storybook setup", rounds=(1, 1)))
     if context.rounds is None:
         stage += [
-            Root(n, "event", f"event entry {n}")
+            Root(n, "event", f"event entry {n}", rounds=STAGE_ROUNDS)
             for n, e in storybook.entries.items()
             if e.kind == "event"
         ]
     else:
         stage += [
-            Root(s.entry, "round", s.label, s.location)
+            Root(s.entry, "round", s.label, s.location, rounds=_round_of(s))
             for s in context.rounds
             if s.entry in storybook.entries
         ]
     stage += [
-        Root(s.entry, "shard", s.label, s.location)
+        Root(s.entry, "shard", s.label, s.location, rounds=STAGE_ROUNDS)
         for s in context.shards
         if s.entry in storybook.entries
     ]
     stage += [
-        Root(s.entry, "card", s.label, s.location, conditions=_card_conditions(s))
+        Root(s.entry, "card", s.label, s.location, conditions=_card_conditions(s),
+             rounds=STAGE_ROUNDS)
         for s in context.cards
         if s.spawned and s.entry in storybook.entries
     ]
@@ -344,6 +376,17 @@ def _roots(graph: StoryGraph) -> None:
                         )
                     )
         graph.finale_roots[letter] = roots
+
+
+# The wanderer stage's rounds: its tenth round's refresh phase ends it (DoM "Refresh Phase").
+STAGE_ROUNDS = (1, 10)
+
+
+def _round_of(source: Source) -> tuple[float, float]:
+    """The round a tracker names its entry for (its label says 'round N')."""
+    number = source.label.removeprefix("round ")
+    return (int(number), int(number)) if number.isdigit() and 1 <= int(number) <= 10 else (
+        STAGE_ROUNDS)
 
 
 def _card_conditions(source: Source) -> tuple[tuple[Mapping[str, Any], str], ...]:

@@ -4,7 +4,7 @@ storybook allows: which can never hold or always hold, with the reason in words.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dmtool.model.describe import describe_condition, plain
@@ -12,8 +12,8 @@ from dmtool.storygraph.logic import INF, Formula, conjunction, negation, read, v
 
 ROUNDS = 10
 WANDERERS = 4
-# How the per-game bounds are counted (storygraph.scores): each root's walk once.
-PREMISE = "in a game reading each encounter once"
+# How the per-game bounds are counted (storygraph.totals and storygraph.economy).
+PREMISE = "in any game, counting each encounter as often as the rules let it be resolved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,19 +39,57 @@ class Facts:
     scores: Mapping[str, float] = field(default_factory=dict)
     sentience: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     notes: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # The rounds in which the condition can be read: any round of the wanderer stage or of
+    # a finale (which has no last round) unless the place it is read says more.
+    rounds: tuple[float, float] = (1, INF)
+    # The least points an ending has where the condition is read: in its own finale, which
+    # is played only when it has the most points and the four reach the goal.
+    floors: Mapping[str, int] = field(default_factory=dict)
+    # What every way to where the condition is read has done first: the coda cards the
+    # reader surely holds, the entries surely read (storygraph.reach.search).
+    held: frozenset[str] = frozenset()
+    seen: frozenset[int] = frozenset()
     # Verdicts by the identity of what was judged, with it kept alive beside them.
-    memo: dict[Any, tuple[Any, Verdict]] = field(
+    memo: dict[Any, tuple[Any, Any]] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
+
+    def at_rounds(self, rounds: tuple[float, float]) -> Facts:
+        """The same facts read only in these rounds (made once per interval)."""
+        if rounds == self.rounds:
+            return self
+        key = ("rounds", rounds)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, rounds=rounds, memo={}))
+        return found[1]  # type: ignore[no-any-return]
+
+    def knowing(self, held: frozenset[str], seen: frozenset[int]) -> Facts:
+        """The same facts where every way in has gained `held` and read `seen`."""
+        if held == self.held and seen == self.seen:
+            return self
+        key = ("knowing", held, seen)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, held=held, seen=seen, memo={}))
+        return found[1]  # type: ignore[no-any-return]
+
+    def at_ending(self, ending: str, floor: int) -> Facts:
+        """The same facts read in `ending`'s finale, where it has at least `floor` points."""
+        key = ("ending", ending, floor)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (None, replace(self, floors={ending: floor}, memo={}))
+        return found[1]  # type: ignore[no-any-return]
 
     def range(self, quantity: str) -> tuple[float, float]:
         kind, _, key = quantity.partition(" ")
         if kind == "round":
-            return (1, ROUNDS)
+            return self.rounds
         if kind == "wanderers":
             return (1, WANDERERS)
         if kind == "score":
-            return (0, self.scores.get(key, INF))
+            return (self.floors.get(key, 0), self.scores.get(key, INF))
         if kind == "sentience":
             return self.sentience.get(key, (-INF, INF))
         return (0, INF)  # existence tokens, wounds
@@ -60,12 +98,21 @@ class Facts:
         kind, _, key = quantity.partition(" ")
         lowest, highest = self.range(quantity)
         if kind == "round":
-            return "every round is round 1 or later" if low else f"a game has {ROUNDS} rounds"
+            if low:
+                return ("every round is round 1 or later" if lowest <= 1 else
+                        f"it is read in round {_number(lowest)} at the earliest")
+            if highest == ROUNDS:
+                return f"it is read in the wanderer stage, which has {ROUNDS} rounds"
+            return f"it is read in round {_number(highest)} at the latest"
         if kind == "wanderers":
             if low:
                 return "the wanderer resolving it is alive"
             return f"a game has at most {WANDERERS} wanderers"
         if kind == "score":
+            if low and key in self.floors:
+                return (f"ending {key}'s finale is played only when ending {key} has the most "
+                        f"points and the four scores reach the goal (30 at least), so it has "
+                        f"at least {self.floors[key]}")
             if low:
                 return "a score is never below 0"
             most = _number(highest)
@@ -83,6 +130,10 @@ class Facts:
             return False, f"no reachable branch or card awards coda card '{value}'"
         if name == "visited" and value.isdigit() and int(value) not in self.visited:
             return False, f"entry {value} is never read"
+        if name == "has_coda" and value in self.held:
+            return True, f"every way here gains coda card '{value}' first and keeps it"
+        if name == "visited" and value.isdigit() and int(value) in self.seen:
+            return True, f"every way here reads entry {value} first"
         return None, ""
 
 

@@ -85,7 +85,8 @@ class StoryContext(Frozen):
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
     _fields = ("rounds", "shards", "cards", "finale", "codas", "coda_effects", "sentience",
-               "dashboard", "sentience_starts", "sentience_changes", "codas_elsewhere")
+               "dashboard", "sentience_starts", "sentience_changes", "codas_elsewhere",
+               "units_elsewhere")
     rounds: tuple[Source, ...] | None
     shards: tuple[Source, ...]
     cards: tuple[Source, ...]
@@ -105,6 +106,9 @@ class StoryContext(Frozen):
     sentience_changes: Mapping[str, tuple[int, int]]
     # Coda cards that cards other than the storybook can award (their effects gain them).
     codas_elsewhere: frozenset[str]
+    # Mental capacity restored and domains gained by every card of those kinds together
+    # (storygraph.economy counts them once a round for each wanderer).
+    units_elsewhere: int
 
     def __init__(self, rounds: tuple[Source, ...] | None = None,
                  shards: tuple[Source, ...] = (), cards: tuple[Source, ...] = (),
@@ -115,7 +119,8 @@ class StoryContext(Frozen):
                  dashboard: Mapping[str, Any] | None = None,
                  sentience_starts: tuple[Mapping[str, int], ...] = (),
                  sentience_changes: Mapping[str, tuple[int, int]] | None = None,
-                 codas_elsewhere: frozenset[str] = frozenset()) -> None:
+                 codas_elsewhere: frozenset[str] = frozenset(),
+                 units_elsewhere: int = 0) -> None:
         _set = object.__setattr__
         _set(self, "rounds", rounds)
         _set(self, "shards", shards)
@@ -128,6 +133,7 @@ class StoryContext(Frozen):
         _set(self, "sentience_starts", sentience_starts)
         _set(self, "sentience_changes", {} if sentience_changes is None else sentience_changes)
         _set(self, "codas_elsewhere", codas_elsewhere)
+        _set(self, "units_elsewhere", units_elsewhere)
 
     def card(self, card_id: str) -> Source | None:
         for source in self.cards + self.finale:
@@ -179,7 +185,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         codas[doc.data["id"]] = Place(doc, ("id",))
         effects = doc.data.get("effects")
         coda_effects[doc.data["id"]] = tuple(effects) if isinstance(effects, list) else ()
-    changes, codas_elsewhere = _card_effects(corpus)
+    changes, codas_elsewhere, units = _card_effects(corpus)
     return StoryContext(
         rounds=rounds,
         shards=tuple(shards),
@@ -192,6 +198,7 @@ def context_for(corpus: Any, wanderer: str) -> StoryContext:
         sentience_starts=_sentience_starts(corpus),
         sentience_changes=changes,
         codas_elsewhere=codas_elsewhere,
+        units_elsewhere=units,
     )
 
 
@@ -276,29 +283,34 @@ SENTIENCE_KINDS = (
 )
 
 
-def _card_effects(corpus: Any) -> tuple[dict[str, tuple[int, int]], frozenset[str]]:
-    """(raises and drops of each colour, coda cards gained) that any card of the content
-    other than the storybook and its coda cards can make."""
+def _card_effects(corpus: Any) -> tuple[dict[str, tuple[int, int]], frozenset[str], int]:
+    """(raises and drops of each colour, coda cards gained, capacity and domains given)
+    that any card of the content other than the storybook and its coda cards can make."""
     totals: dict[str, list[int]] = {}
     codas: set[str] = set()
+    units = 0
     for kind in SENTIENCE_KINDS:
         for document in corpus.of_kind(kind):
-            changes, gained = _changes_of(document, kind)
+            changes, gained, given = _changes_of(document, kind)
             codas.update(gained)
+            units += given
             for colour, amount in changes:
                 pair = totals.setdefault(colour, [0, 0])
                 pair[0 if amount > 0 else 1] += abs(amount)
-    return {colour: (up, down) for colour, (up, down) in totals.items()}, frozenset(codas)
+    return ({colour: (up, down) for colour, (up, down) in totals.items()}, frozenset(codas),
+            units)
 
 
 # A card's sentience changes are read from its data alone: remembered with the document
 # (every analysis reads every card of these kinds; unpacking each one every time costs
 # more than the rest of the context).
-_CHANGES_MEMO = "sentience-changes:1:"
+_CHANGES_MEMO = "sentience-changes:2:"
+Changes = tuple[tuple[tuple[str, int], ...], tuple[str, ...], int]
 
 
-def _changes_of(document: Any, kind: str) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
-    """((colour, amount) of each sentience change, coda cards gained) written on a card."""
+def _changes_of(document: Any, kind: str) -> Changes:
+    """((colour, amount) of each sentience change, coda cards gained, mental capacity
+    restored and domains gained) written on a card."""
     memo = getattr(document, "memo", None)
     if memo is None:
         return _read_changes(document, kind)
@@ -306,26 +318,32 @@ def _changes_of(document: Any, kind: str) -> tuple[tuple[tuple[str, int], ...], 
                 lambda doc: _read_changes(doc, kind), _are_changes)
 
 
-def _read_changes(document: Any, kind: str) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+def _read_changes(document: Any, kind: str) -> Changes:
     data = document.data
     if not isinstance(data, dict):
-        return (), ()
+        return (), (), 0
     changes: list[Any] = []
     codas: list[str] = []
+    units = 0
     for name, body in _effects_in(data):
         if name == "modify_sentience" and isinstance(body, dict):
             changes.append(body)
         elif name == "gain_coda" and isinstance(body, str):
             codas.append(body)
+        elif name == "restore_mental_capacity" and _is_int(body):
+            units += max(body, 0)
+        elif name == "gain_domain" and isinstance(body, dict):
+            units += sum(len(v) for v in body.values() if isinstance(v, list))
     if kind == "finale-legacy-card" and isinstance(data.get("sentience"), dict):
         changes.append(data["sentience"])
     found = tuple((colour, amount) for change in changes for colour, amount in change.items()
                   if isinstance(colour, str) and _is_int(amount))
-    return found, tuple(codas)
+    return found, tuple(codas), units
 
 
 def _are_changes(value: Any) -> bool:
-    return (type(value) is tuple and len(value) == 2 and type(value[0]) is tuple
+    return (type(value) is tuple and len(value) == 3 and type(value[0]) is tuple
+            and type(value[2]) is int
             and all(type(c) is tuple and len(c) == 2 and type(c[0]) is str
                     and type(c[1]) is int for c in value[0])
             and type(value[1]) is tuple and all(type(n) is str for n in value[1]))

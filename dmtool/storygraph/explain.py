@@ -14,6 +14,7 @@ from dmtool.storygraph.build import Arc, Node, StoryGraph, node_name
 from dmtool.storygraph.conditions import Facts, clause, judge, judge_side
 from dmtool.storygraph.context import Place, located
 from dmtool.storygraph.local import where
+from dmtool.storygraph.solve import Solution
 
 Side = tuple[tuple[Mapping[str, Any], bool], ...]
 Preds = dict[Node, list[tuple[Node, Arc]]]
@@ -36,13 +37,27 @@ def side_text(side: Side, reason: str) -> str:
     return f"{' and '.join(parts)}, which never happens: {reason}"
 
 
+Span = tuple[float, float]
+ANY_ROUND: Span = (1, float("inf"))
+STAGE_ROUNDS: Span = (1, 10)
+
+
 def why_not(
-    graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds
+    graph: StoryGraph, target: int, reached: frozenset[Node], facts: Facts, preds: Preds,
+    solution: Solution | None = None,
 ) -> str:
-    """Why a search from some roots does not arrive at `target`, in words."""
+    """Why a search from some roots does not arrive at `target`, in words (each link judged
+    where its entry is read, when the solution is given)."""
+    spans = solution.rounds if solution is not None else {}
+    floors = solution.floors if solution is not None else {}
+    endings = solution.ending_of if solution is not None else {}
+    knocked: dict[Node, Span] = {}
+    for node, _ in preds.get(target, ()):
+        if node in reached:
+            _hull(knocked, target, spans.get(node, ANY_ROUND))
     entrance = graph.entrances.get(target)
     if entrance is not None:
-        verdict = judge(entrance, facts)
+        verdict = judge(entrance, facts.at_rounds(knocked.get(target, ANY_ROUND)))
         if verdict.value is False:
             return (
                 f"it can be entered only when {clause(entrance)}, which never happens: "
@@ -67,7 +82,10 @@ def why_not(
                     )
     for node, arc in preds.get(target, ()):
         if node in reached and arc.conditions:
-            verdict = judge_side(arc.conditions, facts)
+            knows = solution.knows(node) if solution is not None else KNOWS_NOTHING
+            here = read_at(facts, (spans.get(node, ANY_ROUND), endings.get(node), knows, node),
+                           floors)
+            verdict = judge_side(arc.conditions, here)
             if verdict.value is False:
                 return (
                     f"the link from {node_name(node)} is taken only when "
@@ -110,14 +128,13 @@ _CONSEQUENCE = {
 _CHANGES_NOTHING = "it changes nothing; remove it"
 
 
-def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) -> Iterator[
-    Diagnostic
-]:
+def decided_findings(graph: StoryGraph, solution: Solution) -> Iterator[Diagnostic]:
     """DM315 at every condition, in a place play reaches, that play cannot change.
 
     A condition decided only because a coda is never awarded or an entry never read is not
     reported again here: the finding about that coda or entry (DM309, DM303) is the cause.
     """
+    facts = solution.facts
     loose = Facts(
         codas=Everything(),
         visited=Everything(),
@@ -126,8 +143,8 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         notes=facts.notes,
     )
     storybook = graph.storybook
-    for condition, place_of in _written(graph, reached):
-        verdict = judge(condition, loose)
+    for condition, place_of, read_where in written_conditions(graph, solution):
+        verdict = judge(condition, read_at(loose, read_where, solution.floors))
         if verdict.value is None:
             continue
         place, at = place_of()
@@ -140,22 +157,47 @@ def decided_findings(graph: StoryGraph, facts: Facts, reached: frozenset[Node]) 
         )
 
 
-def _written(
-    graph: StoryGraph, reached: frozenset[Node]
-) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]]]]:
+# Where a condition is read: its rounds, the ending whose finale alone reads it, and what
+# every way there has surely done (reach.Must; empty sets when nothing is known).
+Where = tuple[Span, str | None, tuple[frozenset[str], frozenset[int]], Node | None]
+KNOWS_NOTHING: tuple[frozenset[str], frozenset[int]] = (frozenset(), frozenset())
+
+
+def read_at(facts: Facts, where: Where, floors: Mapping[str, int]) -> Facts:
+    """`facts` as they stand where a condition is read."""
+    span, ending, (held, seen), _ = where
+    if ending is not None and ending in floors:
+        facts = facts.at_ending(ending, floors[ending])
+    return facts.at_rounds(span).knowing(held, seen)
+
+
+def written_conditions(
+    graph: StoryGraph, solution: Solution,
+) -> Iterator[tuple[Mapping[str, Any], Callable[[], tuple[str, Any]], Where]]:
     """(condition, what gives where it rules: then | option | entrance | spawn, and its
-    location) of every condition in a reached node, entrance or card, each once. The place
-    of a side's condition is read off its branch, walked again only when a finding asks."""
+    location, where it is read) of every condition in a reached node, entrance or card,
+    each once. The place of a side's condition is read off its branch, walked again only
+    when a finding asks."""
+    reached, rounds, endings = solution.reached, solution.rounds, solution.ending_of
     seen: set[int] = set()
     # An entrance is judged when a reached branch leads to its entry (or a root names it),
-    # whether or not the entry can then be entered.
+    # whether or not the entry can then be entered, where what leads there is read.
     if graph.entrances:
-        knocked = set(reached) | {r.node for r in graph.all_roots()}
-        knocked |= {a.goto for n in reached for a in graph.arcs.get(n, ()) if a.goto is not None}
+        knocked: dict[Node, Span] = {}
+        owner: dict[Node, str | None] = {}
+        for root in graph.all_roots():
+            _hull(knocked, root.node, root.rounds)
+            _own(owner, root.node, root.ending)
+        for n in reached:
+            for a in graph.arcs.get(n, ()):
+                if a.goto is not None:
+                    _hull(knocked, a.goto, rounds.get(n, ANY_ROUND))
+                    _own(owner, a.goto, endings.get(n))
         for number, entrance in graph.entrances.items():
             if number in knocked:
                 entry = graph.storybook.entries[number]
-                yield entrance, partial(_given, "entrance", entry.parts + ("entrance", "when"))
+                yield (entrance, partial(_given, "entrance", entry.parts + ("entrance", "when")),
+                       (knocked[number], owner.get(number), KNOWS_NOTHING, None))
     for node in graph.arcs:
         if node not in reached:
             continue
@@ -167,11 +209,27 @@ def _written(
             for k, (condition, _) in enumerate(arc.conditions):
                 if id(condition) not in seen:
                     seen.add(id(condition))
-                    yield condition, partial(_step_place_of, arc, k)
-    for source in graph.context.cards + graph.context.finale:
-        for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
-            if condition is not None and (place == "entrance" or source.spawned):
-                yield condition, partial(_given, place, _card_place(source.location, place))
+                    yield (condition, partial(_step_place_of, arc, k),
+                           (rounds.get(node, ANY_ROUND), endings.get(node),
+                            solution.knows(node), node))
+    for sources, span in ((graph.context.cards, STAGE_ROUNDS), (graph.context.finale, ANY_ROUND)):
+        for source in sources:
+            for condition, place in ((source.spawn, "spawn"), (source.entrance, "entrance")):
+                if condition is not None and (place == "entrance" or source.spawned):
+                    yield (condition,
+                           partial(_given, place, _card_place(source.location, place)),
+                           (span, source.ending if span == ANY_ROUND else None,
+                            KNOWS_NOTHING, None))
+
+
+def _own(owner: dict[Node, str | None], node: Node, ending: str | None) -> None:
+    """Keep the one ending whose finale alone leads to `node` (None once two parts do)."""
+    owner[node] = ending if owner.get(node, ending) == ending else None
+
+
+def _hull(spans: dict[Node, Span], node: Node, span: Span) -> None:
+    was = spans.get(node)
+    spans[node] = span if was is None else (min(was[0], span[0]), max(was[1], span[1]))
 
 
 def _given(place: str, at: Any) -> tuple[str, Any]:

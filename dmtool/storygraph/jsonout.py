@@ -8,6 +8,7 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Node
+from dmtool.storygraph.certify import certificates
 from dmtool.storygraph.dot import edge_label
 from dmtool.storygraph.local import where
 
@@ -112,6 +113,8 @@ def graph_data(analysis: Analysis) -> dict[str, Any]:
         "findings": [finding(d) for d in sorted(analysis.diagnostics, key=lambda d: d.sort_key())],
         "score_bounds": {e: b.as_dict() for e, b in analysis.scores.bounds.items()},
         "never_highest": {e: {"winner": c.winner} for e, c in analysis.scores.certificates.items()},
+        # What each verdict of impossibility rests on (storygraph.certify).
+        "certificates": certificates(analysis),
     }
 
 

@@ -38,41 +38,126 @@ def enterable(graph: StoryGraph, node: Node, facts: Facts) -> bool:
     return condition is None or evaluate(condition, facts) is not False
 
 
+# What every way to a node has surely done: coda cards the reader holds, entries read.
+Must = tuple[frozenset[str], frozenset[int]]
+NOTHING: Must = (frozenset(), frozenset())
+
+
+class Track:
+    """What a search follows along every way in: the coda cards and entries some condition
+    asks about (no others matter), the nodes where a condition or an award may concern
+    another wanderer than the reader (inside all_wanderers or central_wanderer: their
+    awards are not counted and their conditions are judged without the reader's cards),
+    and whether awards count at all (not in a finale, where coda cards have left)."""
+
+    __slots__ = ("codas", "entries", "gains", "grouped")
+
+    def __init__(self, codas: frozenset[str], entries: frozenset[int], grouped: frozenset[Node],
+                 *, gains: bool = True) -> None:
+        self.codas, self.entries, self.grouped, self.gains = codas, entries, grouped, gains
+
+
 def search(
-    graph: StoryGraph, roots: Iterable[Node | Root], facts: Facts, *, enables: bool = True
+    graph: StoryGraph, roots: Iterable[Node | Root], facts: Facts, *, enables: bool = True,
+    rounds: dict[Node, tuple[float, float]] | None = None,
+    track: Track | None = None, must: dict[Node, Must] | None = None,
 ) -> Parents:
     """Breadth-first search from the roots (a Root only when it can enter play); the parents
-    give shortest paths back."""
+    give shortest paths back.
+
+    Each node is judged in the rounds it can be read in (`rounds`, filled in when given): a
+    root's own (Root.rounds), the hull of those of the nodes that link to it, a spawned
+    card's from its spawner's first round to its stage's last. A node whose rounds widen is
+    looked at again, so the search stays a least fixpoint (at most a few passes: rounds
+    only widen, over ten values and the finale's open end).
+
+    With `track`, each node also knows what every way to it has surely done (`must`,
+    filled in when given: the intersection over the ways in, a walk's awards and reads
+    added along it, a spawned card's walk keeping only the reads); a node whose knowledge
+    shrinks is looked at again, so nothing supports itself here either.
+    """
     parents: Parents = {}
-    arcs_of = open_map(graph, facts)
+    interval: dict[Node, tuple[float, float]] = {} if rounds is None else rounds
+    known: dict[Node, Must] = {} if must is None else must
     queue: deque[Node] = deque()
     for root in roots:
-        if isinstance(root, Root) and not root_open(graph, root, facts):
+        span = root.rounds if isinstance(root, Root) else facts.rounds
+        here = facts.at_rounds(span)
+        if isinstance(root, Root) and not root_open(graph, root, here):
             continue
         node = root.node if isinstance(root, Root) else root
-        if node not in parents and node in graph.arcs and enterable(graph, node, facts):
-            parents[node] = (None, None, "root")
-            queue.append(node)
+        if node not in graph.arcs or not enterable(graph, node, here):
+            continue
+        _visit(parents, interval, queue, node, (None, None, "root"), span, known, NOTHING)
     entrances = graph.entrances
     while queue:
         node = queue.popleft()
-        for arc in arcs_of[node]:
+        span = interval[node]
+        here = facts.at_rounds(span)
+        arcs = open_map(graph, here)[node]
+        held, seen = known.get(node, NOTHING)
+        if track is not None:
+            if node in track.entries:
+                seen = seen | {node}
+            if held or seen:
+                here = here.knowing(held if node not in track.grouped else frozenset(), seen)
+                if node in graph.conditioned:
+                    arcs = tuple(a for a in graph.arcs[node]
+                                 if not a.conditions or feasible(a.conditions, here))
+        for arc in arcs:
             target = arc.goto
+            after = held
+            if track is not None and node in track.grouped:
+                after = frozenset()  # the reader may change inside a group: nothing kept
+            elif track is not None and (arc.codas or arc.loses):
+                won = frozenset(arc.codas) & track.codas if track.gains else frozenset()
+                after = (held | won) - frozenset(arc.loses)
+            there = here if track is None else here.knowing(after, seen)
             # hot path: enterable() spelt out (most entries have no entrance condition)
-            if target is not None and target not in parents and (
-                    target not in entrances or evaluate(entrances[target], facts) is not False):
-                parents[target] = (node, arc, "goto")
-                queue.append(target)
+            if target is not None and (
+                    target not in entrances or evaluate(entrances[target], there) is not False):
+                _visit(parents, interval, queue, target, (node, arc, "goto"), span, known,
+                       (after, seen))
             if enables and arc.enables:
+                # A card spawned now is entered in this round or a later one of its stage.
+                later = (span[0], _STAGE_END if span[1] <= _STAGE_END else span[1])
+                there = facts.at_rounds(later)
                 for target in arc.enables:
-                    if (
-                        target not in parents
-                        and enterable(graph, target, facts)
-                        and card_open(graph, target, facts)
-                    ):
-                        parents[target] = (node, arc, "enables")
-                        queue.append(target)
+                    if not (enterable(graph, target, there) and card_open(graph, target, there)):
+                        continue
+                    _visit(parents, interval, queue, target, (node, arc, "enables"), later,
+                           known, (frozenset(), seen))
     return parents
+
+
+_STAGE_END = 10
+
+
+def _visit(parents: Parents, interval: dict[Node, tuple[float, float]], queue: deque[Node],
+           node: Node, via: tuple[Node | None, Arc | None, str],
+           span: tuple[float, float], known: dict[Node, Must], must: Must) -> None:
+    """Reach `node` in the rounds `span`, knowing `must`: found the first time (by `via`),
+    looked at again when its rounds widen or what it knows shrinks."""
+    if node not in parents:
+        parents[node] = via
+        interval[node] = span
+        if must is not NOTHING:
+            known[node] = must
+        queue.append(node)
+        return
+    changed = False
+    low, high = interval[node]
+    if span[0] < low or span[1] > high:
+        interval[node] = (min(low, span[0]), max(high, span[1]))
+        changed = True
+    was = known.get(node, NOTHING)
+    if was is not NOTHING:
+        now = (was[0] & must[0], was[1] & must[1])
+        if now != was:
+            known[node] = now
+            changed = True
+    if changed:
+        queue.append(node)
 
 
 def all_roots(graph: StoryGraph) -> list[Root]:

@@ -21,33 +21,38 @@ gain_X, a maximum of 0 over every walk from every root proves that each walk add
 as much to X as to Y; summed over the walks of a game, X >= Y always, so Y is never
 entered. Y's losses are ignored in that weight because a score never drops below zero (a
 loss can be absorbed), while X's losses are counted in full, which only makes X look worse.
-The per-ending "game" maximum adds up each root's best once (each encounter resolved once);
-it is informative, not a proof, because encounter cards can be resolved again.
+The per-ending "game" maximum (storygraph.totals) adds up what each walk can collect times
+how often the rules let it be resolved: a shard's encounter again until a completed token,
+an encounter card again and again, as many encounter actions as can be paid for, and the
+finale without a last round. It names the premises it rests on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from operator import add
 
 from dmtool.model.storybook import ENDINGS
 from dmtool.storygraph.build import Arc, Node, StoryGraph
 from dmtool.storygraph.conditions import Facts
-from dmtool.storygraph.reach import components, enterable, open_map
+from dmtool.storygraph.reach import open_map
+from dmtool.storygraph.totals import finale_gains, game_totals
+from dmtool.storygraph.walkvalues import arc_values, walk_values
 
 INF = float("inf")
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreBound:
-    """What one walk can do to an ending's score, and one game if each root is read once."""
+    """What one walk can do to an ending's score, and one whole game (storygraph.totals)."""
 
     ending: str
     walk_min: float
     walk_max: float
-    game_max: float  # INF when a cycle can keep adding points
+    game_max: float  # INF when nothing bounds the points (a loop, re-reads, the finale)
+    stage_max: float = INF  # the same at the end of the wanderer stage
+    premises: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         def num(v: float) -> object:
@@ -58,7 +63,9 @@ class ScoreBound:
             "walk_min": num(self.walk_min),
             "walk_max": num(self.walk_max),
             "game_max": num(self.game_max),
+            "stage_max": num(self.stage_max),
             "unbounded": self.game_max == INF,
+            "premises": list(self.premises),
         }
 
 
@@ -91,123 +98,13 @@ def _certificate_rows(arc: Arc) -> Sequence[Sequence[int]]:
     return rows
 
 
-def _arc_values(rows: Sequence[Sequence[int]], size: int) -> tuple[list[int], list[int]]:
-    """(total, best prefix including the empty one) of each weight along a branch whose
-    effects weigh `rows`, in order."""
-    if len(rows) == 1:
-        return list(rows[0]), [w if w > 0 else 0 for w in rows[0]]
-    total = [0] * size
-    best = [0] * size
-    for row in rows:
-        total = [t + w for t, w in zip(total, row)]
-        best = [max(b, t) for b, t in zip(best, total)]
-    return total, best
-
-
-# The weight rows of a branch: one row per weighed effect, in order; empty when none weighs.
-RowsOf = Callable[[Arc], Sequence[Sequence[int]]]
-
-
-def walk_values(
-    graph: StoryGraph, facts: Facts, within: Collection[Node], rows_of: RowsOf, size: int
-) -> dict[Node, list[float]]:
-    """For every node of `within` (closed under its links), the most each weight can collect
-    in one walk from there (see the module's docstring)."""
-    arcs_of = open_map(graph, facts)
-    entrances = graph.entrances
-    value: dict[Node, list[float]] = {}
-    # What a walk collects when it can collect nothing, shared: max with it changes no
-    # value (every value is at least 0), so a link to such a node is passed over.
-    nothing: list[float] = [0.0] * size
-    # `within` is closed under its links, so its components are whole components of the
-    # graph (an entrance that can never be passed may cut one: we keep its part inside).
-    for whole in components(graph, facts):
-        members: Collection[Node]
-        if len(whole) == 1:  # most components: a node on no cycle (a list serves as its set)
-            if whole[0] not in within:
-                continue
-            component = members = whole
-        else:
-            component = [n for n in whole if n in within]
-            if not component:
-                continue
-            members = set(component)
-        best = nothing  # never changed in place: each step below makes a new list
-        for node in component:
-            for arc in arcs_of[node]:
-                target = arc.goto
-                # hot path: enterable() spelt out (most entries have no entrance condition)
-                if target is not None and (target not in within or (
-                        target in entrances and not enterable(graph, target, facts))):
-                    target = None
-                rows = rows_of(arc)
-                if not rows:
-                    if target is not None and target not in members:
-                        after = value[target]
-                        if after is not nothing:
-                            best = list(map(max, best, after))
-                    continue
-                if len(rows) == 1:
-                    # Most weighed branches weigh one effect, whose best prefix is its
-                    # weight when positive: as every value is at least 0, the general step
-                    # below then comes to max(best, weight (+ the target's value)), and
-                    # going round a cycle to best unless the weight is positive.
-                    row = rows[0]
-                    if target is None:
-                        best = list(map(max, best, row))
-                    elif target in members:
-                        best = [INF if w > 0 else b for b, w in zip(best, row)]
-                    else:
-                        best = list(map(max, best, map(add, row, value[target])))
-                    continue
-                total, prefix = _arc_values(rows, size)
-                if target is None:
-                    best = list(map(max, best, prefix))
-                elif target in members:
-                    best = [INF if t > 0 else max(b, p) for b, t, p in zip(best, total, prefix)]
-                else:
-                    after = value[target]
-                    best = [max(b, p, t + v) for b, p, t, v in zip(best, prefix, total, after)]
-        for node in component:
-            value[node] = best
-    return value
-
-
-def game_maxima(
-    graph: StoryGraph,
-    facts: Facts,
-    stage: Collection[Node],
-    rows_of: RowsOf,
-    size: int,
-    *,
-    roots: Collection[Node] = (),
-) -> list[float]:
-    """The most each weight can sum to in a game whose walks start once at each start of
-    the wanderer stage and at each of `roots` (each encounter resolved once)."""
-    value = walk_values(graph, facts, stage, rows_of, size)
-    totals = [0.0] * size
-    for start in dict.fromkeys([*starts(graph, facts, stage), *roots]):
-        if start in value:
-            totals = [t + v for t, v in zip(totals, value[start])]
-    return totals
-
-
-def _gains(arc: Arc) -> Sequence[Sequence[int]]:
-    return arc.scores
-
-
-def score_maxima(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> dict[str, float]:
-    """The most points each ending can have after a game of the wanderer stage."""
-    totals = game_maxima(graph, facts, stage, _gains, len(ENDINGS))
-    return {e: _num(t) for e, t in zip(ENDINGS, totals)}
-
-
 class ScoreAnalysis:
     """The certificates of one storybook's scores, and its bounds (worked out when first
     asked for: a check reports certificates only, and a clean book has none)."""
 
-    def __init__(self, graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> None:
-        self._graph, self._facts, self._stage = graph, facts, stage
+    def __init__(self, graph: StoryGraph, facts: Facts, stage: Collection[Node],
+                 finale: Collection[Node] = ()) -> None:
+        self._graph, self._facts, self._stage, self._finale = graph, facts, stage, finale
         self._starts = starts(graph, facts, stage)
         lost = _lost_at_a_start(graph, facts, self._starts)
         # The walk over the whole stage only when a contest is not already lost at a start
@@ -227,16 +124,25 @@ class ScoreAnalysis:
     def bounds(self) -> dict[str, ScoreBound]:
         value = walk_values(self._graph, self._facts, self._stage, _bound_rows, 2 * len(ENDINGS))
         starts_ = self._starts
+        # The game totals of the same walk: its even weights are each ending's gains.
+        both, eco = game_totals(self._graph, self._facts, self._stage, _bound_rows,
+                                2 * len(ENDINGS), value)
+        stage = both[::2]
+        later = finale_gains(self._graph, self._facts, self._finale, _gains, len(ENDINGS))
         bounds = {}
         for i, e in enumerate(ENDINGS):
             hi, lo = 2 * i, 2 * i + 1
             per_root = [value[s][hi] for s in starts_ if s in value]
             lowest = max((value[s][lo] for s in starts_ if s in value), default=0)
+            premises = eco.premises + ((f"a branch of ending {e}'s finale gives it points, "
+                                        "and the finale has no last round",) if later[i] else ())
             bounds[e] = ScoreBound(
                 e,
                 walk_min=_num(-lowest),
                 walk_max=_num(max(per_root, default=0)),
-                game_max=_num(sum(per_root)),
+                game_max=INF if later[i] else _num(stage[i]),
+                stage_max=_num(stage[i]),
+                premises=premises,
             )
         return bounds
 
@@ -251,13 +157,24 @@ def _lost_at_a_start(graph: StoryGraph, facts: Facts, starts_: Sequence[Node]) -
         for arc in arcs_of.get(start, ()):
             rows = _certificate_rows(arc)
             if rows:
-                _, prefix = _arc_values(rows, len(_CONTESTS))
+                _, prefix = arc_values(rows, len(_CONTESTS))
                 lost.update(k for k, p in enumerate(prefix) if p > 0)
     return lost
 
 
-def analyse_scores(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> ScoreAnalysis:
-    return ScoreAnalysis(graph, facts, stage)
+def analyse_scores(graph: StoryGraph, facts: Facts, stage: Collection[Node],
+                   finale: Collection[Node] = ()) -> ScoreAnalysis:
+    return ScoreAnalysis(graph, facts, stage, finale)
+
+
+def _gains(arc: Arc) -> Sequence[Sequence[int]]:
+    return arc.scores
+
+
+def score_maxima(graph: StoryGraph, facts: Facts, stage: Collection[Node]) -> dict[str, float]:
+    """The most points each ending can have at the end of the wanderer stage."""
+    totals, _ = game_totals(graph, facts, stage, _gains, len(ENDINGS))
+    return {e: _num(t) for e, t in zip(ENDINGS, totals)}
 
 
 def _num(value: float) -> float:

@@ -31,7 +31,7 @@ from dmtool.sitegen.reference import diagnostics_page, guide_pages, home_page
 from dmtool.sitegen.references import cli_page, game_data_page, schema_page
 from dmtool.sitegen.render import Renderer, title_of
 from dmtool.sitegen.storybook import local_targets, storybook_page
-from dmtool.sitegen.wanderers import cards_page, overview_page, sorted_cards
+from dmtool.sitegen.wanderers import box_blocks, cards_page, overview_page, sorted_cards
 from dmtool.sitegen.words import Writer
 from dmtool.storygraph.analysis import analyse
 from dmtool.storygraph.context import context_for
@@ -193,7 +193,7 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
         for book in books:
             local |= local_targets(context.plan.storybook_pages[str(book.data.get("id"))],
                                    Storybook.from_document(book))
-        section: Nav = [{"Overview": f"{folder}/index.md"}]
+        section: Nav = [{nav_title(f"{name}: overview"): f"{folder}/index.md"}]
         story_blocks: list[str] = []
         for book in books:
             page = context.plan.storybook_pages[str(book.data.get("id"))]
@@ -221,13 +221,12 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
             section.append({"Cards": card_page})
         overview = wanderer or {"kind": "wanderer", "id": wanderer_id, "name": name}
         render = context.renderer(overview, f"{folder}/index.md", local)
-        manifests = [context.renderer(d.data, f"{folder}/index.md", local).sections(
-            d.data, skip=("kind", "id", "wanderer")) for d in documents
-            if d.data.get("kind") == "manifest"]
+        manifests = [box_blocks(d.data, context.renderer(d.data, f"{folder}/index.md", local))
+                     for d in documents if d.data.get("kind") == "manifest"]
         text = overview_page(overview, render, storybooks=story_blocks, cards=cards,
                              cards_link="cards.md")
         for blocks in manifests:
-            text += "\n## What is in the box {#in-the-box}\n\n" + "\n\n".join(blocks) + "\n"
+            text += "\n" + "\n\n".join(blocks) + "\n"
         pages.append(Page(f"{folder}/index.md", text))
         nav.append({nav_title(name): section})
     return pages, nav, all_drawings, maps

@@ -12,7 +12,7 @@ from dmtool.model.describe import describe_condition, describe_effects
 from dmtool.model.describe.words import Names
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.sitegen.links import Links
-from dmtool.sitegen.markdown import plain, prose, table
+from dmtool.sitegen.markdown import link_entries, plain, prose, table
 from dmtool.sitegen.storyparts import (
     entry_kind,
     findings,
@@ -39,6 +39,11 @@ def local_targets(page: str, book: Storybook) -> dict[tuple[str, str], str]:
     targets = {("entry", str(n)): f"{page}#{entry_anchor(n)}" for n in book.entries}
     targets |= {("ending", e): f"{page}#{ending_anchor(e)}" for e in ENDINGS}
     return targets
+
+
+def told(text: Any, links: Links) -> str:
+    """Authored prose with "entry N" a link wherever N is an entry this page can link to."""
+    return link_entries(prose(text), lambda number: links.to("entry", number))
 
 
 def odds_note(sentience: Mapping[str, int], who: str):  # type: ignore[no-untyped-def]
@@ -69,7 +74,7 @@ def storybook_page(data: Mapping[str, Any], analysis: Analysis, *, links: Links,
             f"*The storybook of {plain(wanderer_name)}* · {len(book.entries)} entries"
             + (f" · [map of its branches]({map_page})" if map_page else "")]
     if isinstance(data.get("introduction"), str):
-        head.append(prose(data["introduction"]))
+        head.append(told(data["introduction"], links))
     head.append(_how_to_read(wanderer_name, sentience))
     blocks = head + _setup(data, analysis, writer, names)
     blocks += _endings(data, analysis, writer, names, map_page)
@@ -97,7 +102,7 @@ def _setup(data: Mapping[str, Any], analysis: Analysis, writer: Writer,
     setup = data.get("setup")
     if isinstance(setup, Mapping):
         if isinstance(setup.get("text"), str):
-            blocks.append(prose(setup["text"]))
+            blocks.append(told(setup["text"], writer.links))
         blocks += _effect_list(setup.get("effects"), writer.block(), names)
     blocks += ["**Where play enters the storybook.** Each of these sends a wanderer to an entry:",
                where_play_enters(analysis, writer.links)]
@@ -125,12 +130,12 @@ def _endings(data: Mapping[str, Any], analysis: Analysis, writer: Writer, names:
         for key, title in (("setup", "Setup"), ("event_phase", "Each event phase")):
             part = raw.get(key)
             if isinstance(part, Mapping):
-                blocks.append(f"**{title}.** " + (prose(part["text"]) if isinstance(
+                blocks.append(f"**{title}.** " + (told(part["text"], writer.links) if isinstance(
                     part.get("text"), str) else ""))
                 blocks += _effect_list(part.get("effects"), writer.block(), names)
         for key, title in (("rules", "Rules"), ("goals", "Goals")):
             if isinstance(raw.get(key), str):
-                blocks.append(f"**{title}.** {prose(raw[key])}")
+                blocks.append(f"**{title}.** {told(raw[key], writer.links)}")
         bosses = [writer.links.to("final-boss", b) for b in raw.get("final_bosses") or []]
         if raw.get("final_bosses"):
             blocks.append("**Final bosses:** " + ", ".join(
@@ -172,6 +177,6 @@ def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names) 
             blocks.append("**Entrance:** only if " + writer.phrase(
                 describe_condition(entry.entrance, names)) + ".")
         if entry.text:
-            blocks.append(prose(entry.text))
+            blocks.append(told(entry.text, writer.links))
         blocks += _effect_list(entry.effects, writer, names)
     return blocks

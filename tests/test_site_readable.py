@@ -1,0 +1,87 @@
+"""Issue 33: every part of the built site reads as a page, not as data (lists of records as
+lists or tables, no bookkeeping fields, distinct titles and ids, names where people look for
+them, code escaped once, "entry N" in prose a link)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import markdown
+
+from dmtool.sitegen.markdown import link_entries, prose
+from tests.site_support import BuiltSite, sections
+
+BOOK = "wanderers/hollis-brandt/the-drowned-parish.html"
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _pages(site: BuiltSite) -> list[Path]:
+    return sorted(p for p in site.out.rglob("*.html") if "assets" not in p.parts)
+
+
+def test_no_page_holds_a_list_written_as_a_paragraph(real_site: BuiltSite) -> None:
+    # A bare '-' or '- -' line inside a paragraph is list syntax Markdown did not take as a
+    # list: the records it held ran on as one paragraph.
+    bad = []
+    for page in _pages(real_site):
+        for paragraph in _PARAGRAPH.findall(page.read_text(encoding="utf-8")):
+            text = _TAG.sub("", paragraph)
+            if re.search(r"(?m)^\s*-(\s*$|\s+-\s)", text):
+                bad.append(f"{page.relative_to(real_site.out)}: {text[:60]!r}")
+    assert not bad, bad
+
+
+def test_components_are_a_table_and_bookkeeping_is_hidden(real_site: BuiltSite) -> None:
+    for wanderer in ("hollis-brandt", "emily-hawkins"):
+        html = real_site.html(f"wanderers/{wanderer}/index.html")
+        page = sections(html)
+        box = html[html.index('id="in-the-box"'):]
+        assert "<table>" in box and "<th>Component</th>" in box
+        for field in ("title", "scope", "texts-published", "manifest", "id"):
+            assert field not in page.ids, (wanderer, field)
+    assert "Matching Standee" in real_site.html("wanderers/hollis-brandt/index.html")
+
+
+def test_page_titles_graph_titles_and_ids_are_distinct(real_site: BuiltSite) -> None:
+    titles = Counter()
+    for page in _pages(real_site):
+        html = page.read_text(encoding="utf-8")
+        found = re.search(r"<title>(.*?)</title>", html)
+        if found and page.name != "404.html":
+            titles[found.group(1)] += 1
+        ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+        repeated = [k for k, n in ids.items() if n > 1]
+        assert not repeated, (page.relative_to(real_site.out), repeated[:5])
+    assert [t for t, n in titles.items() if n > 1] == []
+    graphs = real_site.html("wanderers/hollis-brandt/the-drowned-parish-map.html")
+    svg_titles = re.findall(r'<g id="[^"]*" class="graph"[^>]*>\s*<title>([^<]*)</title>', graphs)
+    assert len(svg_titles) >= 5 and len(set(svg_titles)) == len(svg_titles)
+    assert "storybook" not in svg_titles
+
+
+def test_backlinks_name_the_wanderer(real_site: BuiltSite) -> None:
+    words = sections(real_site.html("wanderers/hollis-brandt/cards.html")).words
+    assert "The Engineer of Lowmere Water" not in words.split("Referred to by:", 1)[1]
+    assert "wanderer Hollis Brandt" in words
+
+
+def test_inline_code_is_escaped_once() -> None:
+    html = markdown.markdown(prose("Type `a < b & c` here, then <b>bold</b>."))
+    assert "<code>a &lt; b &amp; c</code>" in html
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>" not in html
+
+
+def test_entry_numbers_in_prose_are_links_to_the_same_storybook(real_site: BuiltSite) -> None:
+    book = sections(real_site.html(BOOK))
+    assert "#entry-300" in book.links["ending-a"]
+    assert "#entry-331" in book.links["ending-a"]
+    text = link_entries(prose("Then read entry 300, not entry 9999 or `entry 12`."),
+                        lambda n: f"#entry-{n}" if n in (12, 300) else None)
+    assert "[entry 300](#entry-300)" in text and "entry 9999" in text
+    assert "`entry 12`" in text and "[entry 12]" not in text
+    cards = sections(real_site.html("wanderers/hollis-brandt/cards.html"))
+    assert any(h.endswith("the-drowned-parish.html#entry-112")
+               for h in cards.links["encounter-card-the-bell-rope"])

@@ -85,3 +85,12 @@ def test_entry_numbers_in_prose_are_links_to_the_same_storybook(real_site: Built
     cards = sections(real_site.html("wanderers/hollis-brandt/cards.html"))
     assert any(h.endswith("the-drowned-parish.html#entry-112")
                for h in cards.links["encounter-card-the-bell-rope"])
+
+
+def test_markdown_block_syntax_in_prose_renders_as_paragraphs() -> None:
+    written = "# x\n!!! danger\nTerm\n: meaning\nText\n---\n```\ncode\n```\n???+ note\n==="
+    html = markdown.markdown(prose(written), extensions=[
+        "admonition", "def_list", "attr_list", "pymdownx.details", "pymdownx.superfences"])
+    for tag in ("<h1", "<h2", "<dl", "<div", "<details", "<pre", "<hr"):
+        assert tag not in html, (tag, html)
+    assert html.startswith("<p>") and "danger" in html and "meaning" in html

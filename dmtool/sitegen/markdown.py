@@ -23,6 +23,13 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _ENTRY_WORDS = re.compile(r"(?<![\[\w])(entry) (\d+)\b(?!\]|`)", re.IGNORECASE)
 
 
+# A line Markdown would read as a block of its own (issue 33): a heading, an admonition or
+# details block, a definition, a setext underline or rule, a code fence. Its first mark is
+# written as a character reference, which Markdown shows but does not read as syntax.
+_BLOCK_START = re.compile(r"^(#|!!!|\?\?\?|:|[=\-*_](?:[ \t]*[=\-*_])*[ \t]*$|```|~~~)")
+_REFERENCE = {c: f"&#{ord(c)};" for c in "#!?:=-*_`~"}
+
+
 def _html(text: str) -> str:
     """Angle brackets and ampersands as entities, so no tag and no entity trick survives."""
     return html.escape(text, quote=False)
@@ -45,6 +52,9 @@ def prose(value: object) -> str:
     lines = []
     for line in text.splitlines():
         escaped = _prose_line(line.rstrip())
+        bare = escaped.lstrip(" \t")
+        if _BLOCK_START.match(bare):  # the mark shown as a character, the line as prose
+            escaped = escaped[:len(escaped) - len(bare)] + _REFERENCE[bare[0]] + bare[1:]
         # An indented line would become a code block and a leading '>' is already an entity;
         # four spaces of authored indentation are dropped so prose stays prose.
         lines.append(escaped.lstrip(" \t") if line.startswith(("    ", "\t")) else escaped)

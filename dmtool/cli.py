@@ -425,15 +425,21 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
 @click.option("--goal", type=click.Choice(["30", "40", "50"]), default="40", show_default=True,
               help="Total ending score that wins the wanderer stage in playthroughs (short, "
               "normal and long games). Example: --goal 30")
+@click.option("--paths", "show_paths", is_flag=True,
+              help="With --runs, also list each playthrough: its ending, scores and the "
+              "entries it read in order (the site's reader plays the same). Example: --runs 5 "
+              "--paths")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format. Example: --format json")
-def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str, fmt: str) -> None:
+def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str,
+         show_paths: bool, fmt: str) -> None:
     """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
     from dmtool.commands.check import check_options
     from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
 
     result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
-                                  seed=seed, goal=int(goal), fmt=fmt, check=check_options(paths)))
+                                  seed=seed, goal=int(goal), show_paths=show_paths, fmt=fmt,
+                                  check=check_options(paths)))
     click.echo(result.text, nl=False)
     _skip_final_collection()
     sys.exit(result.exit_code)  # 1 when the storybook's content has errors (printed first)

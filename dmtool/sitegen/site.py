@@ -27,6 +27,7 @@ from dmtool.sitegen.plan import (
     make_plan,
     wanderer_folder,
 )
+from dmtool.sitegen.reader import reader_data, reader_page, reader_path
 from dmtool.sitegen.reference import diagnostics_page, guide_pages, home_page
 from dmtool.sitegen.references import cli_page, game_data_page, schema_page
 from dmtool.sitegen.render import Renderer, title_of
@@ -205,12 +206,22 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
             render = context.renderer(book.data, page, local)
             pages.append(Page(page, storybook_page(
                 book.data, analysis, links=render.writer.links, names=context.names,
-                wanderer_name=name, map_page=map_path.rsplit("/", 1)[-1])))
-            section += [{nav_title(f"Storybook: {title_of(book.data)}"): page},
+                wanderer_name=name, map_page=map_path.rsplit("/", 1)[-1],
+                reader_page=reader_path(page).rsplit("/", 1)[-1])))
+            reading = reader_path(page)
+            story = reading.removesuffix(".md") + ".json"
+            pages.append(Page(story, reader_data(
+                book.data, analysis, links=render.writer.links, names=context.names,
+                wanderer=name, map_page=map_path.rsplit("/", 1)[-1])))
+            pages.append(Page(reading, reader_page(
+                title_of(book.data), name, page, map_path.rsplit("/", 1)[-1], story)))
+            section += [{nav_title(f"Read: {title_of(book.data)}"): reading},
+                        {nav_title(f"Storybook: {title_of(book.data)}"): page},
                         {nav_title(f"Map: {title_of(book.data)}"): map_path}]
             story_blocks += [f"## Storybook: [{plain(title_of(book.data))}]"
                              f"({page.rsplit('/', 1)[-1]})",
                              f"{len(analysis.graph.storybook.entries)} entries; "
+                             f"[read it one entry at a time]({reading.rsplit('/', 1)[-1]}); "
                              f"[map of its branches]({map_path.rsplit('/', 1)[-1]})."]
         cards = sorted_cards(documents)
         if cards:

@@ -66,13 +66,15 @@ def chance_words(chance: Fraction) -> str:
 
 
 def storybook_page(data: Mapping[str, Any], analysis: Analysis, *, links: Links, names: Names,
-                   wanderer_name: str, map_page: str | None) -> str:
+                   wanderer_name: str, map_page: str | None,
+                   reader_page: str | None = None) -> str:
     book = analysis.graph.storybook
     sentience = dict(analysis.graph.context.sentience or dict.fromkeys(COLOURS, 1))
     writer = Writer(links, note=odds_note(sentience, wanderer_name))
     head = [f"# {plain(book.title or book.id)}",
             f"*The storybook of {plain(wanderer_name)}* · {len(book.entries)} entries"
-            + (f" · [map of its branches]({map_page})" if map_page else "")]
+            + (f" · [map of its branches]({map_page})" if map_page else "")
+            + (f" · [read it one entry at a time]({reader_page})" if reader_page else "")]
     if isinstance(data.get("introduction"), str):
         head.append(told(data["introduction"], links))
     head.append(_how_to_read(wanderer_name, sentience))

@@ -246,6 +246,7 @@
   function* game(story, K) {
     var R = story.rules;
     K.reading = "setup";
+    yield* ask(K, { type: "pause", begin: true });  // the setup's words before play starts
     if ((yield* walk(story, K, story.blocks.setup, 0)) === "fail_stage") { return "stage failed"; }
     K.openShards = story.shards.slice();
     var waiting = story.spawning, round, still, value, i, number, pool, exit;
@@ -339,9 +340,10 @@
   function autoplay(story, seed, runs) {
     var rng = PyRandom(seed), paths = [];
     for (var r = 0; r < runs; r++) {
-      var K = run(story, [], commandLine(story, rng)).state;
+      var answers = [], K = run(story, answers, commandLine(story, rng)).state;
       paths.push({ entries: K.order, scores: K.scores, outcome: K.outcome,
-                   conclusion: K.outcome === "stage failed" ? null : K.conclusion });
+                   conclusion: K.outcome === "stage failed" ? null : K.conclusion,
+                   answers: answers });
     }
     return paths;
   }

@@ -9,6 +9,7 @@ sanitiser and would mangle SVG), where a page holds a placeholder only dmtool ca
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -47,17 +48,15 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
 
 
 def _reader(docs: Path, name: str) -> str:
-    """The reader's root and its story, inline (the page works opened from disk). JSON
-    written by dmtool, with '<', '>' and '&' as escapes, so nothing in it ends the script."""
+    """The reader's root with its story inline (the page works opened from disk), as an
+    attribute: JSON written by dmtool, HTML-escaped, so it is data and never markup or
+    script."""
     path = (docs / name).resolve()
     if docs.resolve() not in path.parents or not path.is_file():
         return '<p class="dmtool-missing">This storybook could not be prepared for reading.</p>'
-    story = path.read_text(encoding="utf-8")
-    for mark, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
-        story = story.replace(mark, escape)
-    return ('<div class="dmtool-reader" data-dmtool-reader data-search-exclude>'
-            '<noscript>The reader needs JavaScript.</noscript></div>'
-            f'<script type="application/json" class="dmtool-story">{story}</script>')
+    story = html.escape(path.read_text(encoding="utf-8"), quote=True)
+    return ('<div class="dmtool-reader" data-dmtool-reader data-search-exclude '
+            f'data-story-json="{story}"><noscript>The reader needs JavaScript.</noscript></div>')
 
 
 def _picture(docs: Path, name: str, *, pan_zoom: bool) -> str:

@@ -96,8 +96,7 @@ class _Table:
             return found
         index = self._index[id(program)] = len(self.nodes)
         self.nodes.append([])
-        code, a, b, then = program
-        self.nodes[index] = [code, *self._arguments(program), self.node(then)]
+        self.nodes[index] = [program[0], *self._arguments(program), self.node(program[3])]
         return index
 
     def _arguments(self, program: Any) -> list[Any]:

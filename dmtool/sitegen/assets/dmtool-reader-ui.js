@@ -259,9 +259,8 @@
 
   function start() {
     var root = document.querySelector("[data-dmtool-reader]");
-    var data = document.querySelector("script.dmtool-story");
-    if (!root || !data || !core) { return; }
-    var story = JSON.parse(data.textContent);
+    if (!root || !core) { return; }
+    var story = JSON.parse(root.getAttribute("data-story-json"));
     window.dmtoolReader = {
       story: story,
       reader: new Reader(root, story),

@@ -580,8 +580,11 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
 @click.option("--allow-errors", is_flag=True,
               help="Build the site even when the check finds errors, from the documents that "
               "are valid (the home page says so). Example: dmtool site --allow-errors")
+@click.option("--balance", "balance", multiple=True, type=_EXISTING_PATH, metavar="FILE.json",
+              help="A balance report (dmtool balance --json FILE.json) to show on its "
+              "wanderer's page; repeat for several wanderers. Example: --balance balance.json")
 def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
-         allow_errors: bool) -> None:
+         allow_errors: bool, balance: tuple[Path, ...]) -> None:
     """Build a browsable site of the rules, the chapters, the wanderers with their cards,
     storybooks and branch pictures, and the references (glossary, game data, diagnostics,
     command line, schemas).
@@ -600,7 +603,8 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
         content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
         allow_errors=allow_errors, select=frozenset(config.select),
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
-        excluded=config.is_excluded if config.exclude else None, commands=cli))
+        excluded=config.is_excluded if config.exclude else None, commands=cli,
+        balance=balance))
     click.echo(result.text, nl=False)
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)

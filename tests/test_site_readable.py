@@ -4,14 +4,20 @@ them, code escaped once, "entry N" in prose a link)."""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
 import markdown
+import pytest
 
+from dmtool.balance.run import BalanceOptions, run_balance
+from dmtool.cli import main
+from dmtool.sitegen import SiteOptions, run_site
 from dmtool.sitegen.markdown import link_entries, prose
-from tests.site_support import BuiltSite, sections
+from tests.site_support import ROOT, BuiltSite, sections
 
 BOOK = "wanderers/hollis-brandt/the-drowned-parish.html"
 _PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.DOTALL)
@@ -94,3 +100,34 @@ def test_markdown_block_syntax_in_prose_renders_as_paragraphs() -> None:
     for tag in ("<h1", "<h2", "<dl", "<div", "<details", "<pre", "<hr"):
         assert tag not in html, (tag, html)
     assert html.startswith("<p>") and "danger" in html and "meaning" in html
+
+
+def test_the_balance_report_is_on_its_wanderers_page(tmp_path: Path) -> None:
+    report = run_balance(BalanceOptions(content=ROOT / "content", games=4, jobs=1)).report
+    data = tmp_path / "balance.json"
+    data.write_text(json.dumps(report), encoding="utf-8")
+    out = tmp_path / "site"
+    result = run_site(SiteOptions(content=ROOT / "content", out=out, docs_dir=ROOT / "docs",
+                                  balance=(data,)))
+    assert result.exit_code == 0, result.messages
+    page = sections((out / "wanderers/hollis-brandt/index.html").read_text(encoding="utf-8"))
+    assert "balance" in page.ids
+    first = report["configurations"][0]["outcomes"][0]
+    assert f"{100 * first['rate']:.1f}%" in page.words and "95% interval" in page.words
+    assert "balance" not in sections((out / "wanderers/emily-hawkins/index.html").read_text(
+        encoding="utf-8")).ids
+
+
+def test_a_file_that_is_not_a_balance_report_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "b.json"
+    bad.write_text('{"games": 3}', encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["dmtool", "site", str(ROOT / "content"), "-o",
+                                      str(tmp_path / "s"), "--balance", str(bad)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "is not a balance report" in err and "Traceback" not in err
+    assert not (tmp_path / "s").exists()

@@ -12,6 +12,7 @@ from typing import Any
 from dmtool.loading import SourceDocument
 from dmtool.model.describe.names import CorpusNames
 from dmtool.model.storybook import Storybook
+from dmtool.sitegen.balance import balance_blocks
 from dmtool.sitegen.chapters import chapter_local_targets, chapter_page
 from dmtool.sitegen.core import campaign_blocks, core_kind_page, expansion_document_page
 from dmtool.sitegen.glossary import GLOSSARY_PAGE, glossary_page
@@ -70,12 +71,12 @@ class _Context:
 
 
 def site_pages(corpus: Any, *, docs_dir: Path | None, commands: Any = None,
-               errors: int = 0) -> Built:
+               errors: int = 0, balance: Mapping[str, Mapping[str, Any]] | None = None) -> Built:
     context = _Context(corpus)
     pages: list[Page] = []
     core, core_nav = _core(context)
     expansions, expansion_nav = _expansions(context)
-    wanderers, wanderer_nav, found, maps = _wanderers(context)
+    wanderers, wanderer_nav, found, maps = _wanderers(context, balance or {})
     guides, home = guide_pages(docs_dir)
     reference = [Page(GAME_DATA_PAGE, game_data_page()), Page(GLOSSARY_PAGE, glossary_page()),
                  diagnostics_page(), Page(SCHEMA_PAGE, schema_page(corpus.schemas))]
@@ -178,7 +179,7 @@ def _box(context: _Context, expansion: str) -> dict[str, int]:
     return counts
 
 
-def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
+def _wanderers(context: _Context, balance: Mapping[str, Mapping[str, Any]]) -> tuple[list[Page], Nav, list[Picture],
                                            dict[str, tuple[str, str, list[Picture]]]]:
     pages: list[Page] = []
     nav: Nav = []
@@ -236,6 +237,8 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
                      for d in documents if d.data.get("kind") == "manifest"]
         text = overview_page(overview, render, storybooks=story_blocks, cards=cards,
                              cards_link="cards.md")
+        if wanderer_id in balance:
+            text += "\n" + "\n\n".join(balance_blocks(balance[wanderer_id])) + "\n"
         for blocks in manifests:
             text += "\n" + "\n\n".join(blocks) + "\n"
         pages.append(Page(f"{folder}/index.md", text))

@@ -200,8 +200,9 @@ def _wanderers(context: _Context, balance: Mapping[str, Mapping[str, Any]]) -> t
         for book in books:
             page = context.plan.storybook_pages[str(book.data.get("id"))]
             analysis = analyse(Storybook.from_document(book), context_for(context.corpus, wanderer_id))
-            found = pictures(analysis, folder, str(book.data.get("id")), page)
             map_path = page.removesuffix(".md") + "-map.md"
+            found = pictures(analysis, folder, str(book.data.get("id")), page,
+                             Links(context.plan.site, map_path, local))
             all_drawings += found
             maps[map_path] = (title_of(book.data), page, found)
             render = context.renderer(book.data, page, local)

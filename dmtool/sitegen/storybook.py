@@ -82,7 +82,7 @@ def storybook_page(data: Mapping[str, Any], analysis: Analysis, *, links: Links,
     blocks += _endings(data, analysis, writer, names, map_page)
     blocks += ["## What the analysis found {#findings}", *findings(analysis, links),
                "### Score bounds", *score_bounds(analysis)]
-    blocks += _entries(book, analysis, writer, names)
+    blocks += _entries(book, analysis, writer, names, map_page)
     return "\n\n".join(blocks) + "\n"
 
 
@@ -164,7 +164,8 @@ def _conclusions(raw: Mapping[str, Any], writer: Writer, names: Names) -> str:
     return table(["Entry", "Conclusion", "Finale legacy card"], rows) if rows else ""
 
 
-def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names) -> list[str]:
+def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names,
+             map_page: str | None = None) -> list[str]:
     blocks = ["## Entries {#entries}"]
     preds = predecessors(analysis)
     for number in sorted(book.entries):
@@ -174,6 +175,9 @@ def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names) 
         meta = [entry_kind(entry.kind)]
         came = reached_from(number, preds, analysis, writer.links)
         meta.append(f"reached from {came}" if came else "no way leads here")
+        if map_page:  # raw HTML: the map's script, not an anchor, finds the entry's node
+            meta.append(f'<a class="dmtool-on-map" href="{map_page.removesuffix(".md")}.html'
+                        f'#map-entry-{number}">show on map</a>')
         blocks.append(" · ".join(meta) + "\n{ .dmtool-entry-meta }")
         if entry.entrance is not None:
             blocks.append("**Entrance:** only if " + writer.phrase(

@@ -174,7 +174,8 @@ def to_dot(
 
 def draw(
     analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None,
-    link: Linker | None = None, name: str | None = None, legend: bool = True
+    link: Linker | None = None, name: str | None = None, legend: bool = True,
+    root_link: Callable[[Root], str | None] | None = None
 ) -> Drawing:
     """The DOT of the whole storybook, a neighbourhood of `focus`, or one ending's finale.
 
@@ -204,9 +205,12 @@ def draw(
             _node_line(analysis, node, link))
     root_edges: list[str] = []
     for index, root in enumerate(_drawn_roots(analysis, chosen)):
+        url = root_link(root) if root_link is not None else None
+        target = (f", URL={quote(url, limit=500)}, target=\"_top\", "
+                  f"tooltip={quote(f'Read {root.label}', limit=80)}") if url else ""
         clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
             f"r{index} [label={quote(root.label, limit=30)}, shape=cds, "
-            'fillcolor="#ffffff", fontsize=9];'
+            f'fillcolor="#ffffff", fontsize=9{target}];'
         )
         root_edges.append(f'  r{index} -> {_nid(root.node)} [color="#9e9e9e"];')
     # Graphviz stacks left-to-right clusters upwards, so the last one written is drawn on

@@ -5,27 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from dmtool.balance.stats import format_p
+from dmtool.reporters.rates import FAILURE_WORDS, interval, percent, words
 
-FAILURE_WORDS = {"all_wanderers_dead": "all wanderers dead",
-                 "tenth_round": "the tenth round ended",
-                 "fourth_withered": "a fourth Withered card"}
-
-
-def words(label: str) -> str:
-    """An outcome label as an author reads it ('failed: tenth_round' -> 'failed: the
-    tenth round ended')."""
-    if label.startswith("failed: "):
-        reason = label.removeprefix("failed: ")
-        return f"failed: {FAILURE_WORDS.get(reason, reason)}"
-    return label
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def interval(ci: list[float]) -> str:
-    return f"[{percent(ci[0])}, {percent(ci[1])}]"
+__all__ = ["FAILURE_WORDS", "interval", "percent", "replay_hint", "words"]
 
 
 def replay_hint(report: dict[str, Any], section: dict[str, Any]) -> str:

@@ -10,27 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.errors import UsageError
+from dmtool.reporters.rates import interval, percent, words
 from dmtool.sitegen.markdown import plain, table
-
-# The site and the balance lab are independent (import contracts): the report is read as
-# the JSON it is, and these words match the ones `dmtool balance` prints.
-_FAILURES = {"all_wanderers_dead": "all wanderers dead", "tenth_round": "the tenth round ended",
-             "fourth_withered": "a fourth Withered card"}
-
-
-def words(label: str) -> str:
-    if label.startswith("failed: "):
-        reason = label.removeprefix("failed: ")
-        return f"failed: {_FAILURES.get(reason, reason)}"
-    return label
-
-
-def percent(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def interval(ci: list[float]) -> str:
-    return f"[{percent(ci[0])}, {percent(ci[1])}]"
 
 
 def read_balance(paths: tuple[Path, ...]) -> dict[str, Mapping[str, Any]]:

@@ -290,29 +290,25 @@ def condition_tree(condition: Any) -> Tree:
     return ["const", None]
 
 
+# Conditions whose tree is their value under another name.
+_RENAMED = {"has_coda": "coda", "visited": "visited", "round_at_least": "round_min",
+            "round_at_most": "round_max", "trapped": "trapped"}
+# Conditions on least values per ending or colour: the tree's name and the names' order.
+_LEAST = {"score_at_least": ("score", ENDINGS), "sentience_at_least": ("sentience", COLOURS)}
+
+
 def _tree_one(name: str, value: Any) -> Tree | None:
-    if name == "has_coda":
-        return ["coda", value]
-    if name == "visited":
-        return ["visited", value]
+    if name in _RENAMED:
+        return [_RENAMED[name], value]
     if name == "not":
         return ["not", condition_tree(value)]
     if name in ("all", "any") and isinstance(value, list):
         return [name, [condition_tree(c) for c in value]]
-    if name == "score_at_least" and isinstance(value, dict):
-        if not all(e in ENDINGS for e in value):
+    if name in _LEAST and isinstance(value, dict):
+        tree, order = _LEAST[name]
+        if not all(key in order for key in value):
             return ["const", None]
-        return ["score", [[ENDINGS.index(e), n] for e, n in value.items()]]
-    if name == "round_at_least":
-        return ["round_min", value]
-    if name == "round_at_most":
-        return ["round_max", value]
-    if name == "sentience_at_least" and isinstance(value, dict):
-        if not all(c in COLOURS for c in value):
-            return ["const", None]
-        return ["sentience", [[COLOURS.index(c), n] for c, n in value.items()]]
-    if name == "trapped":
-        return ["trapped", value]
+        return [tree, [[order.index(key), n] for key, n in value.items()]]
     if name == "is_central":
         return ["const", value is True]
     if name == "wanderers_at_least":

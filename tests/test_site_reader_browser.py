@@ -91,6 +91,7 @@ def test_a_person_reads_rolls_goes_back_jumps_and_keeps_their_place(
     assert faces and all(f in ("hand", "eye", "brain", "skull", "sphere") for f in faces.split())
     verdict = page.locator(".dmr-verdict").inner_text()
     assert verdict in ("These faces pass.", "These faces fail.")
+    _shot(page, "reader-test-rolled")
     page.locator(".dmr-resolve").click()
     assert _state(page) != "test" or root.get_attribute("data-entry") != entry
     _shot(page, "reader-after-test")

@@ -14,7 +14,7 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any
 
-import markdown
+import markdown  # type: ignore[import-untyped]
 import nh3
 
 from dmtool.model.describe import describe_effects
@@ -28,6 +28,7 @@ from dmtool.sitegen.words import Writer
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.dice import COLOURS
 from dmtool.storygraph.playthrough import PlayOptions
+from dmtool.storygraph.program import GAIN_CODA, LOSE_CODA
 from dmtool.storygraph.reader import compiled
 
 # The entry's words keep the site's markup but no links (see the module's note).
@@ -75,6 +76,8 @@ def reader_data(data: Mapping[str, Any], analysis: Analysis, *, links: Links, na
                              for raw in data.get("endings") or []
                              if isinstance(raw, Mapping) and raw.get("ending") in ENDINGS}
     story["sources"] = _sources(analysis)
+    codas = {str(node[1]) for node in story["nodes"] if node[0] in (GAIN_CODA, LOSE_CODA)}
+    story["codaNames"] = {c: names("coda", c) or c for c in sorted(codas)}
     return json.dumps(story, ensure_ascii=True, separators=(",", ":"))
 
 

@@ -90,7 +90,9 @@
     bar.appendChild(el("span", "dmr-sentience", "Sentience: " + story.colours.map(function (c, i) {
       return c + " " + K.sentience[i];
     }).join(", ")));
-    bar.appendChild(el("span", "dmr-codas", "Codas: " + (K.codas.size ? Array.from(K.codas).join(", ") : "none")));
+    bar.appendChild(el("span", "dmr-codas", "Codas: " + (K.codas.size ? Array.from(K.codas).map(function (c) {
+      return (story.codaNames || {})[c] || c;
+    }).join(", ") : "none")));
     bar.appendChild(el("span", "dmr-visited", "Entries read: " + K.visited.size));
     bar.appendChild(el("span", "dmr-completed", "Completed tokens: " + (K.completed.length
       ? K.completed.map(function (n) { return story.sources[n] || "entry " + n; }).join("; ") : "none")));

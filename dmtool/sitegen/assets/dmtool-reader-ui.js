@@ -153,9 +153,10 @@
   Reader.prototype.test = function (box, q, K) {
     var story = this.story, self = this, test = story.tests[q.test];
     var need = Object.keys(test.roll).map(function (c) { return c + " " + test.roll[c].join(" and "); });
-    var odds = core.chance(story, q.test, q.sentience);
-    box.appendChild(el("p", "dmr-prompt", "Test: roll for " + need.join("; ") + ". Pass chance "
-      + (odds * 100).toFixed(1) + "%."));
+    var odds = null;
+    try { odds = core.chance(story, q.test, q.sentience); } catch (e) { odds = null; }  // > 20 dice
+    box.appendChild(el("p", "dmr-prompt", "Test: roll for " + need.join("; ") + "."
+      + (odds === null ? "" : " Pass chance " + (odds * 100).toFixed(1) + "%.")));
     var dice = el("div", "dmr-dice");
     var inputs = {};
     Object.keys(test.roll).forEach(function (c) {

@@ -15,8 +15,10 @@ import pytest
 
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.cli import main
-from dmtool.sitegen import SiteOptions, run_site
+from dmtool.sitegen.balance import read_balance
 from dmtool.sitegen.markdown import link_entries, prose
+from dmtool.sitegen.site import site_pages
+from dmtool.validation.pipeline import CheckOptions, check_and_load
 from tests.site_support import ROOT, BuiltSite, sections
 
 BOOK = "wanderers/hollis-brandt/the-drowned-parish.html"
@@ -106,16 +108,14 @@ def test_the_balance_report_is_on_its_wanderers_page(tmp_path: Path) -> None:
     report = run_balance(BalanceOptions(content=ROOT / "content", games=4, jobs=1)).report
     data = tmp_path / "balance.json"
     data.write_text(json.dumps(report), encoding="utf-8")
-    out = tmp_path / "site"
-    result = run_site(SiteOptions(content=ROOT / "content", out=out, docs_dir=ROOT / "docs",
-                                  balance=(data,)))
-    assert result.exit_code == 0, result.messages
-    page = sections((out / "wanderers/hollis-brandt/index.html").read_text(encoding="utf-8"))
-    assert "balance" in page.ids
+    corpus = check_and_load(CheckOptions(paths=(ROOT / "content",), cache_dir=None)).corpus
+    built = site_pages(corpus, docs_dir=None, balance=read_balance((data,)))
+    pages = {p.path: p.text for p in built.pages}
+    hollis = pages["wanderers/hollis-brandt/index.md"]
+    assert "## Balance {#balance}" in hollis and "95% interval" in hollis
     first = report["configurations"][0]["outcomes"][0]
-    assert f"{100 * first['rate']:.1f}%" in page.words and "95% interval" in page.words
-    assert "balance" not in sections((out / "wanderers/emily-hawkins/index.html").read_text(
-        encoding="utf-8")).ids
+    assert f"| {100 * first['rate']:.1f}% |" in hollis
+    assert "{#balance}" not in pages["wanderers/emily-hawkins/index.md"]
 
 
 def test_a_file_that_is_not_a_balance_report_is_a_usage_error(

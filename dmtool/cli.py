@@ -454,15 +454,21 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
 @click.option("--goal", type=click.Choice(["30", "40", "50"]), default="40", show_default=True,
               help="Total ending score that wins the wanderer stage in playthroughs (short, "
               "normal and long games). Example: --goal 30")
+@click.option("--paths", "show_paths", is_flag=True,
+              help="With --runs, also list each playthrough: its ending, scores and the "
+              "entries it read in order (the site's reader plays the same). Example: --runs 5 "
+              "--paths")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format. Example: --format json")
-def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str, fmt: str) -> None:
+def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str,
+         show_paths: bool, fmt: str) -> None:
     """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
     from dmtool.commands.check import check_options
     from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
 
     result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
-                                  seed=seed, goal=int(goal), fmt=fmt, check=check_options(paths)))
+                                  seed=seed, goal=int(goal), show_paths=show_paths, fmt=fmt,
+                                  check=check_options(paths)))
     click.echo(result.text, nl=False)
     _skip_final_collection()
     sys.exit(result.exit_code)  # 1 when the storybook's content has errors (printed first)
@@ -623,8 +629,11 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
 @click.option("--allow-errors", is_flag=True,
               help="Build the site even when the check finds errors, from the documents that "
               "are valid (the home page says so). Example: dmtool site --allow-errors")
+@click.option("--balance", "balance", multiple=True, type=_EXISTING_PATH, metavar="FILE.json",
+              help="A balance report (dmtool balance --json FILE.json) to show on its "
+              "wanderer's page; repeat for several wanderers. Example: --balance balance.json")
 def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
-         allow_errors: bool) -> None:
+         allow_errors: bool, balance: tuple[Path, ...]) -> None:
     """Build a browsable site of the rules, the chapters, the wanderers with their cards,
     storybooks and branch pictures, and the references (glossary, game data, diagnostics,
     command line, schemas).
@@ -643,7 +652,8 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
         content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
         allow_errors=allow_errors, select=frozenset(config.select),
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
-        excluded=config.is_excluded if config.exclude else None, commands=cli))
+        excluded=config.is_excluded if config.exclude else None, commands=cli,
+        balance=balance))
     click.echo(result.text, nl=False)
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)

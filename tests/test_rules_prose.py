@@ -29,3 +29,19 @@ def _found(text: str) -> list[tuple[str, int, str]]:
 ])
 def test_what_the_prose_rule_finds(text: str, expected: list[tuple[str, int, str]]) -> None:
     assert _found(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("kind: coda\ntext: |\n  # A heading\n  words\n", [("DM503", 2, "/text")]),
+    ("kind: coda\ntext: |\n  words\n  !!! danger\n", [("DM503", 2, "/text")]),
+    ("kind: coda\ntext: |\n  Term\n  : its meaning\n", [("DM503", 2, "/text")]),
+    ('kind: coda\ntext: "#3 of the parish"\n', [("DM503", 2, "/text")]),
+    # Hash signs, exclamation and colons inside a line are prose.
+    ("kind: coda\ntext: |\n  Bell #3 rang! Then: silence.\n  Note: none\n", []),
+    # A YAML comment is not text.
+    ("kind: coda\n# A comment\ntext: words\n", []),
+])
+def test_markdown_block_syntax_in_prose(text: str, expected: list[tuple[str, int, str]]) -> None:
+    """Issue 33: a line of prose that Markdown reads as a heading, an admonition or a
+    definition changes the page; check says so (DM503)."""
+    assert _found(text) == expected

@@ -265,3 +265,23 @@ def test_generated_storybook_report_is_pinned() -> None:
     assert (report.decisions, report.stuck) == (10618, 0)
     assert (sum(report.visits.values()), _digest(report.visits)) == (23209, "7dfcb37f8b2144fa")
     assert report.never_visited == [10, *range(135, 150), 305, 307, 353, 354, 355, 356]
+
+
+def test_paths_list_each_playthrough_and_change_nothing_else() -> None:
+    """`odds --runs --paths` (issue 33): each game's entries in order, scores and ending,
+    the same games as without paths."""
+    a = _sample_analysis()
+    sentience = dict(a.graph.context.sentience or {})
+    plain = play(a, PlayOptions(runs=50, seed=4, sentience=sentience))
+    traced = play(a, PlayOptions(runs=50, seed=4, sentience=sentience, paths=True))
+    assert (traced.outcomes, traced.conclusions, traced.visits, traced.decisions) == (
+        plain.outcomes, plain.conclusions, plain.visits, plain.decisions)
+    assert plain.paths == [] and len(traced.paths) == 50
+    assert Counter(p["outcome"] for p in traced.paths) == traced.outcomes
+    visits: Counter[int] = Counter()
+    for path in traced.paths:
+        visits.update(set(path["entries"]))
+        assert path["entries"][0] == 1 and len(path["scores"]) == 4
+        if path["outcome"] in "ABCD":
+            assert path["entries"][-1] == path["conclusion"]
+    assert visits == traced.visits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.balance.wording import percent, words
+from dmtool.reporters.rates import percent, words
 
 
 def points(value: float) -> str:

@@ -6,9 +6,10 @@ from typing import Any
 
 from dmtool.balance.causes_text import cause_lines, points, test_effect_lines
 from dmtool.balance.stats import format_p
-from dmtool.balance.wording import interval, percent, words
+from dmtool.reporters.rates import interval, percent, words
 
 __all__ = ["interval", "percent", "render_text", "replay_hint", "words"]
+
 
 def replay_hint(report: dict[str, Any], section: dict[str, Any]) -> str:
     """The `dmtool play` options that replay one of this configuration's games."""

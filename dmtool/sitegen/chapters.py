@@ -134,11 +134,17 @@ def _hazards(data: Mapping[str, Any], render: Renderer) -> list[str]:
     blocks = ["## Devouring track {#devouring-track}"]
     if isinstance(track.get("values_note"), str):
         blocks.append(prose(track["values_note"]))
+    seen: set[str] = set()
     for index, hazard in enumerate(track.get("hazards") or []):
         if not isinstance(hazard, Mapping):
             continue
         skull = plain(words_of(hazard.get("skull", "?"))).capitalize()
-        blocks.append(f"### {skull} skull {{#hazard-{plain(hazard.get('skull', index))}}}")
+        # Two hazards may share a skull ('unlabelled'); ids must differ, so the second is
+        # numbered.
+        anchor = slug(f"hazard-{hazard.get('skull', index)}")
+        anchor = anchor if anchor not in seen else f"{anchor}-{index + 1}"
+        seen.add(anchor)
+        blocks.append(f"### {skull} skull {{#{anchor}}}")
         if isinstance(hazard.get("summary"), str):
             blocks.append(prose(hazard["summary"]))
         effects = render.effects_block(("devouring_track", "hazards", index, "effects"))

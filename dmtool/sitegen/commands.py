@@ -17,6 +17,7 @@ from dmtool import __version__
 from dmtool.diagnostics import Report, Severity
 from dmtool.errors import UsageError
 from dmtool.reporters import render
+from dmtool.sitegen.balance import read_balance
 from dmtool.sitegen.build import SiteBuildError, build_site, check_output
 from dmtool.sitegen.maps import draw_all
 from dmtool.sitegen.site import map_pages, site_pages
@@ -44,6 +45,8 @@ class SiteOptions:
     excluded: Callable[[Path], bool] | None = None
     # The click command group, for the command-line reference page (None: no such page).
     commands: Any = None
+    # Balance reports (`dmtool balance --json`), each shown on its wanderer's page.
+    balance: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ def run_site(options: SiteOptions) -> SiteResult:
     if not options.content.is_dir():
         raise UsageError(f"no content folder at {options.content.as_posix()}; give the folder "
                          "that holds the YAML content, e.g. dmtool site content/")
+    balance = read_balance(options.balance)
     if not options.dry_run:
         check_output(options.out, force=options.force, protected=(options.content,))
     check = CheckOptions(paths=(options.content,), cache_dir=None, select=options.select,
@@ -79,7 +83,7 @@ def run_site(options: SiteOptions) -> SiteResult:
                 "built; fix them, or pass --allow-errors to build it from what is valid")
         return SiteResult(text, report, messages=(note,), exit_code=1)
     built = site_pages(corpus, docs_dir=_docs_dir(options), commands=options.commands,
-                       errors=errors)
+                       errors=errors, balance=balance)
     pictures, problems = draw_all(built.pictures)
     pages = [*built.pages, *map_pages(built.map_pages, problems), *pictures]
     try:

@@ -16,6 +16,7 @@ ASSETS = "assets/dmtool"
 SHIM = f"{ASSETS}/vendor/iframe-worker-shim.js"
 PAN_ZOOM = f"{ASSETS}/vendor/svg-pan-zoom.min.js"
 SCRIPT = f"{ASSETS}/dmtool.js"
+READER = (f"{ASSETS}/dmtool-reader.js", f"{ASSETS}/dmtool-reader-ui.js")
 STYLE = f"{ASSETS}/dmtool.css"
 HOOKS = "hooks.py"
 
@@ -46,7 +47,7 @@ def mkdocs_config(nav: Nav) -> dict[str, Any]:
         },
         "extra": {"polyfills": [SHIM], "generator": False},
         "extra_css": [STYLE],
-        "extra_javascript": [PAN_ZOOM, SCRIPT],
+        "extra_javascript": [PAN_ZOOM, SCRIPT, *READER],
         "nav": nav,
         "hooks": [HOOKS],
         "plugins": ["search", "offline"],

@@ -22,7 +22,7 @@ TAGS = {"a", "abbr", "blockquote", "br", "code", "dd", "del", "details", "div", 
         "ul"}
 ATTRIBUTES = {"*": {"class", "id", "title"}, "a": {"href"}, "img": {"src", "alt"},
               "td": {"align", "colspan", "rowspan"}, "th": {"align", "colspan", "rowspan"},
-              "div": {"data-graph", "data-search-exclude"}, "ol": {"start"},
+              "div": {"data-graph", "data-search-exclude", "data-story"}, "ol": {"start"},
               "details": {"open"}}
 SCHEMES = {"http", "https", "mailto"}
 # The placeholder a generated page writes where a picture goes (see sitegen.maps).
@@ -31,6 +31,10 @@ SCHEMES = {"http", "https", "mailto"}
 FOOTER_LABEL = re.compile(r'(<a [^>]*class="md-footer__link[^"]*" aria-label=")([^"]*)(")')
 PICTURE = re.compile(r'<div class="dmtool-graph( pan-zoom)?" data-graph="([a-z0-9/._-]+\.svg)">'
                      r"\s*</div>")
+
+
+# The placeholder of a storybook's reader page (see sitegen.reader).
+READER = re.compile(r'<div class="dmtool-reader" data-story="([a-z0-9/._-]+\.json)">\s*</div>')
 
 
 def sanitise(html: str) -> str:
@@ -42,7 +46,20 @@ def sanitise(html: str) -> str:
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     cleaned = sanitise(html)
     docs = Path(config["docs_dir"])
+    cleaned = READER.sub(lambda m: _reader(docs, m.group(1)), cleaned)
     return PICTURE.sub(lambda m: _picture(docs, m.group(2), pan_zoom=bool(m.group(1))), cleaned)
+
+
+def _reader(docs: Path, name: str) -> str:
+    """The reader's root with its story inline (the page works opened from disk), as an
+    attribute: JSON written by dmtool, HTML-escaped, so it is data and never markup or
+    script."""
+    path = (docs / name).resolve()
+    if docs.resolve() not in path.parents or not path.is_file():
+        return '<p class="dmtool-missing">This storybook could not be prepared for reading.</p>'
+    story = html.escape(path.read_text(encoding="utf-8"), quote=True)
+    return ('<div class="dmtool-reader" data-dmtool-reader data-search-exclude '
+            f'data-story-json="{story}"><noscript>The reader needs JavaScript.</noscript></div>')
 
 
 def _picture(docs: Path, name: str, *, pan_zoom: bool) -> str:

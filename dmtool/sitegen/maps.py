@@ -8,14 +8,18 @@ only adds the links. Without `dot` the map page says how to get the pictures.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from dmtool.model.storybook import ENDINGS
-from dmtool.sitegen.markdown import plain
+from dmtool.sitegen.links import Links
+from dmtool.sitegen.markdown import plain, table
 from dmtool.sitegen.pages import Page
 from dmtool.storygraph.analysis import Analysis
-from dmtool.storygraph.dot import Linker, draw
+from dmtool.storygraph.build import Root
+from dmtool.storygraph.context import Place
+from dmtool.storygraph.dot import KIND_STYLE, Linker, draw
 from dmtool.storygraph.render import INSTALL_HINT, RenderError, find_dot, render, too_large
 
 NO_DOT = ("The branch pictures are drawn by Graphviz's `dot` while the site is built, and `dot` "
@@ -24,17 +28,31 @@ NO_DOT = ("The branch pictures are drawn by Graphviz's `dot` while the site is b
           "`make site` and `make test` install it where they may.")
 
 
-LEGEND = "\n".join([
-    "| Shape | Entry | | Drawn as | Means |",
-    "|---|---|---|---|---|",
-    "| box | event (read in the event phase) | | red outline | a dead end: a branch that "
-    "neither goes on nor ends |",
-    "| ellipse | exploration | | orange outline | part of a trap: no way out to an end |",
-    "| hexagon | reality shard | | grey, dashed | unreachable from any start |",
-    "| octagon | finale | | dashed blue arrow | spawns an encounter card |",
-    "| double octagon | conclusion | | dotted red arrow | its condition can never hold |",
-    "| arrow-shaped tag | where play enters: a round, a world shard, a card | | | |",
-])
+def legend() -> str:
+    """Two keys, each its own table: what a shape and its fill say about an entry, and
+    what an outline or an arrow's style says. Swatches take their colours from the
+    stylesheet (`dmtool-fill-<kind>`), which tests/test_site_maps.py holds to KIND_STYLE."""
+    shapes = {"box": "box", "ellipse": "ellipse", "hexagon": "hexagon", "octagon": "octagon",
+              "doubleoctagon": "double octagon"}
+    kinds = {"event": "event (read in the event phase)", "exploration": "exploration",
+             "reality_shard": "reality shard", "finale": "finale", "conclusion": "conclusion"}
+    rows = [[f'<span class="dmtool-swatch dmtool-fill-{kind.replace("_", "-")}"></span>',
+             shapes.get(shape, shape), kinds.get(kind, kind), fill]
+            for kind, (shape, fill) in KIND_STYLE.items()]
+    rows.append(['<span class="dmtool-swatch dmtool-fill-root"></span>', "arrow-shaped tag",
+                 "where play enters: a round, a world shard, a card (click it to read the "
+                 "card)", "white"])
+    marks = [["red outline", "a dead end: a branch that neither goes on nor ends"],
+             ["orange outline", "part of a trap: no way out to an end"],
+             ["grey fill, dashed outline", "unreachable from any start"],
+             ["dashed blue arrow", "spawns an encounter card"],
+             ["dotted red arrow", "its condition can never hold"]]
+    return "\n\n".join([
+        "**Entries: shape and fill**",
+        table(["Fill", "Shape", "Entry", "Colour"], rows),
+        "**Outlines and arrows**",
+        table(["Drawn as", "Means"], marks),
+    ])
 
 
 @dataclass(frozen=True)
@@ -46,24 +64,42 @@ class Picture:
     size: tuple[int, int]  # nodes, edges
 
 
-def pictures(analysis: Analysis, folder: str, book_id: str, book_page: str) -> list[Picture]:
-    """The whole storybook and each ending with a finale, nodes linking to `book_page`."""
+def pictures(analysis: Analysis, folder: str, book_id: str, book_page: str,
+             links: Links | None = None) -> list[Picture]:
+    """The whole storybook and each ending with a finale, nodes linking to `book_page`, and
+    (given the map page's `links`) the round trackers, shards and cards to their pages."""
     link = posixpath.basename(book_page).removesuffix(".md") + ".html"
 
     def url(number: int) -> str:
         return f"{link}#entry-{number}"
 
-    out = [_drawing(analysis, f"{folder}/maps/{book_id}-all.svg", url, None)]
+    def source(root: Root) -> str | None:
+        if links is None:
+            return None
+        if root.kind in ("round", "event"):
+            found = links.to("round-trackers", "round")
+        else:
+            document = root.location.document if isinstance(root.location, Place) else None
+            data = getattr(document, "data", None)  # a card's or shard's document
+            data = data if isinstance(data, dict) else {}
+            found = links.to(str(data.get("kind")), data.get("id")) if data.get("id") else None
+        if found is None:
+            return None
+        path, hash_, anchor = found.partition("#")  # a picture's links are not MkDocs'
+        return path.removesuffix(".md") + (".html" if path.endswith(".md") else "") + hash_ + anchor
+
+    out = [_drawing(analysis, f"{folder}/maps/{book_id}-all.svg", url, None, source)]
     for letter in ENDINGS:
         if analysis.solution.finale.get(letter):
             out.append(_drawing(analysis, f"{folder}/maps/{book_id}-ending-{letter.lower()}.svg",
-                                url, letter))
+                                url, letter, source))
     return out
 
 
-def _drawing(analysis: Analysis, path: str, url: Linker, ending: str | None) -> Picture:
+def _drawing(analysis: Analysis, path: str, url: Linker, ending: str | None,
+             source: Callable[[Root], str | None]) -> Picture:
     drawn = draw(analysis, ending=ending, link=url, name=path.rsplit("/", 1)[-1][:-4],
-                 legend=False)
+                 legend=False, root_link=source)
     return Picture(path, drawn.text, (drawn.nodes, drawn.edges))
 
 
@@ -104,7 +140,7 @@ def map_page(title: str, book_page: str, found: list[Picture], problems: dict[st
               "click one to read it. Arrows are the ways on, labelled with what leads there "
               "(a test's outcome, a choice, a condition, points gained). "
               "Drag to move the large map; use the mouse wheel or its buttons to zoom.",
-              LEGEND]
+              legend()]
     for drawing in found:
         name = drawing.path.rsplit("/", 1)[-1][:-4]
         letter = name.rsplit("-", 1)[-1].upper() if "-ending-" in name else None
@@ -126,4 +162,4 @@ def map_page(title: str, book_page: str, found: list[Picture], problems: dict[st
     return "\n\n".join(blocks) + "\n"
 
 
-__all__ = ["INSTALL_HINT", "NO_DOT", "Picture", "draw_all", "map_page", "pictures"]
+__all__ = ["INSTALL_HINT", "NO_DOT", "Picture", "draw_all", "legend", "map_page", "pictures"]

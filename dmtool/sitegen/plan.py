@@ -133,5 +133,7 @@ def _referrer(document: SourceDocument, path: tuple[Any, ...], plan: Plan) -> Re
             return f"ending {letter}", f"{where}#ending-{letter.lower()}"
         if path[0] == "setup":
             return "the storybook setup", f"{where}#setup"
-    kind = str(data.get("kind", "")).replace("-", " ")
-    return f"{kind} {title_of(data)}", where
+    kind = str(data.get("kind", ""))
+    # A wanderer is known by name; their title ("The Engineer of ...") is an epithet.
+    name = data.get("name") if kind == "wanderer" and isinstance(data.get("name"), str) else None
+    return f"{kind.replace('-', ' ')} {name or title_of(data)}", where

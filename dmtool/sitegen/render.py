@@ -18,7 +18,7 @@ from dmtool.model.describe.names import chapter_names
 from dmtool.model.describe.outline import CONDITION_VOCABULARIES, describe_value
 from dmtool.model.describe.text import Described
 from dmtool.model.describe.words import Names
-from dmtool.sitegen.markdown import inline_prose, label, plain, prose, table
+from dmtool.sitegen.markdown import inline_prose, label, link_entries, plain, prose, table
 from dmtool.sitegen.words import Writer
 
 Parts = tuple[str | int, ...]
@@ -98,7 +98,7 @@ class Renderer:
         blocks: list[str] = []
         for key in LEAD_KEYS:
             if key not in skipped and isinstance(data.get(key), str):
-                blocks.append(prose(data[key]))
+                blocks.append(link_entries(prose(data[key]), self._entry_url))
                 skipped.add(key)
         for key, value in data.items():
             if key in skipped:
@@ -116,7 +116,7 @@ class Renderer:
         if condition is not None:
             return "When " + condition + "."
         if isinstance(value, str) and parts and parts not in self.refs:
-            return prose(value)
+            return link_entries(prose(value), self._entry_url)
         if isinstance(value, _SIMPLE):
             return self.cell(parts, value)
         if isinstance(value, list) and all(isinstance(v, _SIMPLE) for v in value):
@@ -150,8 +150,12 @@ class Renderer:
             return "; ".join(f"{label(str(k))}: {self.cell((*parts, k), v)}"
                              for k, v in value.items())
         if isinstance(value, str) and ("\n" in value.strip() or len(value) > 60):
-            return inline_prose(value)
+            return link_entries(inline_prose(value), self._entry_url)
         return plain(words_of(value))
+
+    def _entry_url(self, number: int) -> str | None:
+        """Where "entry N" in this document's prose links: its wanderer's storybook."""
+        return self.writer.links.to("entry", number)
 
     def bullets(self, parts: Parts, value: Any, *, indent: int) -> list[str]:
         """Nested data as nested Markdown lists (Python-Markdown nests by four spaces)."""
@@ -177,13 +181,22 @@ class Renderer:
                     lines.append(pad + "- " + "; ".join(
                         f"**{label(str(k))}:** {self.cell((*here, k), v)}" for k, v in item.items()))
                 elif isinstance(item, dict) and item:
-                    lines.append(f"{pad}-")
+                    # A bare '-' is no list item to Python-Markdown: the record would run on
+                    # as one paragraph. Its name (or its number) heads the item instead.
+                    lines.append(f"{pad}- **{self._record_name(item, index)}**")
                     lines += self.bullets(here, item, indent=indent + 4)
                 else:
                     lines.append(f"{pad}- {self.cell(here, item)}")
         else:
             lines.append(f"{pad}- {self.cell(parts, value)}")
         return lines
+
+    @staticmethod
+    def _record_name(record: Mapping[str, Any], index: int) -> str:
+        for key in ("name", "title", "id"):
+            if isinstance(record.get(key), (str, int)) and str(record[key]).strip():
+                return plain(words_of(record[key]))
+        return f"{index + 1}."
 
     def _reference(self, kinds: tuple[str, ...], value: str) -> str:
         for kind in kinds:

@@ -12,6 +12,7 @@ from typing import Any
 from dmtool.loading import SourceDocument
 from dmtool.model.describe.names import CorpusNames
 from dmtool.model.storybook import Storybook
+from dmtool.sitegen.balance import balance_blocks
 from dmtool.sitegen.chapters import chapter_local_targets, chapter_page
 from dmtool.sitegen.core import campaign_blocks, core_kind_page, expansion_document_page
 from dmtool.sitegen.glossary import GLOSSARY_PAGE, glossary_page
@@ -27,11 +28,12 @@ from dmtool.sitegen.plan import (
     make_plan,
     wanderer_folder,
 )
+from dmtool.sitegen.reader import reader_data, reader_page, reader_path
 from dmtool.sitegen.reference import diagnostics_page, guide_pages, home_page
 from dmtool.sitegen.references import cli_page, game_data_page, schema_page
 from dmtool.sitegen.render import Renderer, title_of
 from dmtool.sitegen.storybook import local_targets, storybook_page
-from dmtool.sitegen.wanderers import cards_page, overview_page, sorted_cards
+from dmtool.sitegen.wanderers import box_blocks, cards_page, overview_page, sorted_cards
 from dmtool.sitegen.words import Writer
 from dmtool.storygraph.analysis import analyse
 from dmtool.storygraph.context import context_for
@@ -69,12 +71,12 @@ class _Context:
 
 
 def site_pages(corpus: Any, *, docs_dir: Path | None, commands: Any = None,
-               errors: int = 0) -> Built:
+               errors: int = 0, balance: Mapping[str, Mapping[str, Any]] | None = None) -> Built:
     context = _Context(corpus)
     pages: list[Page] = []
     core, core_nav = _core(context)
     expansions, expansion_nav = _expansions(context)
-    wanderers, wanderer_nav, found, maps = _wanderers(context)
+    wanderers, wanderer_nav, found, maps = _wanderers(context, balance or {})
     guides, home = guide_pages(docs_dir)
     reference = [Page(GAME_DATA_PAGE, game_data_page()), Page(GLOSSARY_PAGE, glossary_page()),
                  diagnostics_page(), Page(SCHEMA_PAGE, schema_page(corpus.schemas))]
@@ -177,7 +179,7 @@ def _box(context: _Context, expansion: str) -> dict[str, int]:
     return counts
 
 
-def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
+def _wanderers(context: _Context, balance: Mapping[str, Mapping[str, Any]]) -> tuple[list[Page], Nav, list[Picture],
                                            dict[str, tuple[str, str, list[Picture]]]]:
     pages: list[Page] = []
     nav: Nav = []
@@ -193,24 +195,35 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
         for book in books:
             local |= local_targets(context.plan.storybook_pages[str(book.data.get("id"))],
                                    Storybook.from_document(book))
-        section: Nav = [{"Overview": f"{folder}/index.md"}]
+        section: Nav = [{nav_title(f"{name}: overview"): f"{folder}/index.md"}]
         story_blocks: list[str] = []
         for book in books:
             page = context.plan.storybook_pages[str(book.data.get("id"))]
             analysis = analyse(Storybook.from_document(book), context_for(context.corpus, wanderer_id))
-            found = pictures(analysis, folder, str(book.data.get("id")), page)
             map_path = page.removesuffix(".md") + "-map.md"
+            found = pictures(analysis, folder, str(book.data.get("id")), page,
+                             Links(context.plan.site, map_path, local))
             all_drawings += found
             maps[map_path] = (title_of(book.data), page, found)
             render = context.renderer(book.data, page, local)
             pages.append(Page(page, storybook_page(
                 book.data, analysis, links=render.writer.links, names=context.names,
-                wanderer_name=name, map_page=map_path.rsplit("/", 1)[-1])))
-            section += [{nav_title(f"Storybook: {title_of(book.data)}"): page},
+                wanderer_name=name, map_page=map_path.rsplit("/", 1)[-1],
+                reader_page=reader_path(page).rsplit("/", 1)[-1])))
+            reading = reader_path(page)
+            story = reading.removesuffix(".md") + ".json"
+            pages.append(Page(story, reader_data(
+                book.data, analysis, links=render.writer.links, names=context.names,
+                wanderer=name, map_page=map_path.rsplit("/", 1)[-1])))
+            pages.append(Page(reading, reader_page(
+                title_of(book.data), name, page, map_path.rsplit("/", 1)[-1], story)))
+            section += [{nav_title(f"Read: {title_of(book.data)}"): reading},
+                        {nav_title(f"Storybook: {title_of(book.data)}"): page},
                         {nav_title(f"Map: {title_of(book.data)}"): map_path}]
             story_blocks += [f"## Storybook: [{plain(title_of(book.data))}]"
                              f"({page.rsplit('/', 1)[-1]})",
                              f"{len(analysis.graph.storybook.entries)} entries; "
+                             f"[read it one entry at a time]({reading.rsplit('/', 1)[-1]}); "
                              f"[map of its branches]({map_path.rsplit('/', 1)[-1]})."]
         cards = sorted_cards(documents)
         if cards:
@@ -221,13 +234,14 @@ def _wanderers(context: _Context) -> tuple[list[Page], Nav, list[Picture],
             section.append({"Cards": card_page})
         overview = wanderer or {"kind": "wanderer", "id": wanderer_id, "name": name}
         render = context.renderer(overview, f"{folder}/index.md", local)
-        manifests = [context.renderer(d.data, f"{folder}/index.md", local).sections(
-            d.data, skip=("kind", "id", "wanderer")) for d in documents
-            if d.data.get("kind") == "manifest"]
+        manifests = [box_blocks(d.data, context.renderer(d.data, f"{folder}/index.md", local))
+                     for d in documents if d.data.get("kind") == "manifest"]
         text = overview_page(overview, render, storybooks=story_blocks, cards=cards,
                              cards_link="cards.md")
+        if wanderer_id in balance:
+            text += "\n" + "\n\n".join(balance_blocks(balance[wanderer_id])) + "\n"
         for blocks in manifests:
-            text += "\n## What is in the box {#in-the-box}\n\n" + "\n\n".join(blocks) + "\n"
+            text += "\n" + "\n\n".join(blocks) + "\n"
         pages.append(Page(f"{folder}/index.md", text))
         nav.append({nav_title(name): section})
     return pages, nav, all_drawings, maps

@@ -12,7 +12,7 @@ from dmtool.model.describe import describe_condition, describe_effects
 from dmtool.model.describe.words import Names
 from dmtool.model.storybook import ENDINGS, Storybook
 from dmtool.sitegen.links import Links
-from dmtool.sitegen.markdown import plain, prose, table
+from dmtool.sitegen.markdown import link_entries, plain, prose, table
 from dmtool.sitegen.storyparts import (
     entry_kind,
     findings,
@@ -41,6 +41,11 @@ def local_targets(page: str, book: Storybook) -> dict[tuple[str, str], str]:
     return targets
 
 
+def told(text: Any, links: Links) -> str:
+    """Authored prose with "entry N" a link wherever N is an entry this page can link to."""
+    return link_entries(prose(text), lambda number: links.to("entry", number))
+
+
 def odds_note(sentience: Mapping[str, int], who: str):  # type: ignore[no-untyped-def]
     """A test's exact pass chance at the wanderer's starting sentience, after its words."""
     def note(effect: Any) -> str:
@@ -61,21 +66,23 @@ def chance_words(chance: Fraction) -> str:
 
 
 def storybook_page(data: Mapping[str, Any], analysis: Analysis, *, links: Links, names: Names,
-                   wanderer_name: str, map_page: str | None) -> str:
+                   wanderer_name: str, map_page: str | None,
+                   reader_page: str | None = None) -> str:
     book = analysis.graph.storybook
     sentience = dict(analysis.graph.context.sentience or dict.fromkeys(COLOURS, 1))
     writer = Writer(links, note=odds_note(sentience, wanderer_name))
     head = [f"# {plain(book.title or book.id)}",
             f"*The storybook of {plain(wanderer_name)}* · {len(book.entries)} entries"
-            + (f" · [map of its branches]({map_page})" if map_page else "")]
+            + (f" · [map of its branches]({map_page})" if map_page else "")
+            + (f" · [read it one entry at a time]({reader_page})" if reader_page else "")]
     if isinstance(data.get("introduction"), str):
-        head.append(prose(data["introduction"]))
+        head.append(told(data["introduction"], links))
     head.append(_how_to_read(wanderer_name, sentience))
     blocks = head + _setup(data, analysis, writer, names)
     blocks += _endings(data, analysis, writer, names, map_page)
     blocks += ["## What the analysis found {#findings}", *findings(analysis, links),
                "### Score bounds", *score_bounds(analysis)]
-    blocks += _entries(book, analysis, writer, names)
+    blocks += _entries(book, analysis, writer, names, map_page)
     return "\n\n".join(blocks) + "\n"
 
 
@@ -97,7 +104,7 @@ def _setup(data: Mapping[str, Any], analysis: Analysis, writer: Writer,
     setup = data.get("setup")
     if isinstance(setup, Mapping):
         if isinstance(setup.get("text"), str):
-            blocks.append(prose(setup["text"]))
+            blocks.append(told(setup["text"], writer.links))
         blocks += _effect_list(setup.get("effects"), writer.block(), names)
     blocks += ["**Where play enters the storybook.** Each of these sends a wanderer to an entry:",
                where_play_enters(analysis, writer.links)]
@@ -125,12 +132,12 @@ def _endings(data: Mapping[str, Any], analysis: Analysis, writer: Writer, names:
         for key, title in (("setup", "Setup"), ("event_phase", "Each event phase")):
             part = raw.get(key)
             if isinstance(part, Mapping):
-                blocks.append(f"**{title}.** " + (prose(part["text"]) if isinstance(
+                blocks.append(f"**{title}.** " + (told(part["text"], writer.links) if isinstance(
                     part.get("text"), str) else ""))
                 blocks += _effect_list(part.get("effects"), writer.block(), names)
         for key, title in (("rules", "Rules"), ("goals", "Goals")):
             if isinstance(raw.get(key), str):
-                blocks.append(f"**{title}.** {prose(raw[key])}")
+                blocks.append(f"**{title}.** {told(raw[key], writer.links)}")
         bosses = [writer.links.to("final-boss", b) for b in raw.get("final_bosses") or []]
         if raw.get("final_bosses"):
             blocks.append("**Final bosses:** " + ", ".join(
@@ -157,7 +164,8 @@ def _conclusions(raw: Mapping[str, Any], writer: Writer, names: Names) -> str:
     return table(["Entry", "Conclusion", "Finale legacy card"], rows) if rows else ""
 
 
-def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names) -> list[str]:
+def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names,
+             map_page: str | None = None) -> list[str]:
     blocks = ["## Entries {#entries}"]
     preds = predecessors(analysis)
     for number in sorted(book.entries):
@@ -167,11 +175,14 @@ def _entries(book: Storybook, analysis: Analysis, writer: Writer, names: Names) 
         meta = [entry_kind(entry.kind)]
         came = reached_from(number, preds, analysis, writer.links)
         meta.append(f"reached from {came}" if came else "no way leads here")
+        if map_page:  # raw HTML: the map's script, not an anchor, finds the entry's node
+            meta.append(f'<a class="dmtool-on-map" href="{map_page.removesuffix(".md")}.html'
+                        f'#map-entry-{number}">show on map</a>')
         blocks.append(" · ".join(meta) + "\n{ .dmtool-entry-meta }")
         if entry.entrance is not None:
             blocks.append("**Entrance:** only if " + writer.phrase(
                 describe_condition(entry.entrance, names)) + ".")
         if entry.text:
-            blocks.append(prose(entry.text))
+            blocks.append(told(entry.text, writer.links))
         blocks += _effect_list(entry.effects, writer, names)
     return blocks

@@ -21,6 +21,9 @@ KIND_NAMES = {"wanderer-card": "Wanderer cards", "existence-card": "Existence ca
               "finale-encounter-card": "Finale encounter cards",
               "finale-legacy-card": "Finale legacy cards"}
 OWN_KINDS = ("wanderer", "storybook", "manifest")
+# Fields that keep the content in order and mean nothing to a reader of the page.
+BOOKKEEPING = ("kind", "id", "title", "scope", "wanderer", "texts_published", "manifest",
+               "storybook")
 
 
 def card_anchor(kind: str, key: str) -> str:
@@ -114,8 +117,31 @@ def overview_page(wanderer: Mapping[str, Any], render: Renderer, *, storybooks: 
         blocks += ["## Cards", table(["Kind", "Cards"], [
             [f"[{KIND_NAMES.get(k, words_of(k))}]({cards_link}#{slug(k)}s)", str(n)]
             for k, n in kinds.items()])]
-    blocks += render.sections(wanderer, skip=(*HEAD_KEYS, *LEAD_KEYS, "dashboard", "storybook"))
+    blocks += render.sections(wanderer, skip=(*HEAD_KEYS, *LEAD_KEYS, *BOOKKEEPING,
+                                              "dashboard"))
     return "\n\n".join(blocks) + "\n"
+
+
+def box_blocks(manifest: Mapping[str, Any], render: Renderer) -> list[str]:
+    """A wanderer's component manifest: its description, then one table row per line."""
+    blocks = ["## What is in the box {#in-the-box}"]
+    if isinstance(manifest.get("description"), str):
+        blocks.append(prose(manifest["description"]))
+    rows = []
+    for index, line in enumerate(manifest.get("components") or []):
+        if not isinstance(line, Mapping):
+            continue
+        name = plain(line.get("name", line.get("id", "")))
+        if isinstance(line.get("title"), str):
+            name += f" ({plain(line['title'])})"
+        counts = line.get("counts")
+        rows.append([plain(line.get("line", "")), name, plain(line.get("count", "")),
+                     render.cell(("components", index, "counts"), counts) if counts else ""])
+    if rows:
+        blocks.append(table(["Line", "Component", "Count", "Counted from"], rows))
+    blocks += render.sections(manifest, skip=(*HEAD_KEYS, *BOOKKEEPING, "description",
+                                              "components"), level=3)
+    return blocks
 
 
 def _dashboard(dashboard: Any, render: Renderer) -> list[str]:

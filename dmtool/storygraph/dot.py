@@ -174,7 +174,8 @@ def to_dot(
 
 def draw(
     analysis: Analysis, *, focus: int | None = None, depth: int = 2, ending: str | None = None,
-    link: Linker | None = None, name: str | None = None, legend: bool = True
+    link: Linker | None = None, name: str | None = None, legend: bool = True,
+    root_link: Callable[[Root], str | None] | None = None
 ) -> Drawing:
     """The DOT of the whole storybook, a neighbourhood of `focus`, or one ending's finale.
 
@@ -187,7 +188,8 @@ def draw(
     owner = _owners(analysis)
     problems = analysis.problems
     out = [
-        "digraph storybook {",
+        # The root graph's name is the SVG's <title>: the picture's own name when it has one.
+        f"digraph {quote(name) if name else 'storybook'} {{",
         f"  graph [label={quote(f'{storybook.title or storybook.id} ({storybook.id})', limit=80)}, "
         'labelloc=t, fontsize=18, fontname="Helvetica", rankdir=LR, newrank=true, '
         "nodesep=0.25, ranksep=0.45, compound=true"
@@ -203,18 +205,23 @@ def draw(
             _node_line(analysis, node, link))
     root_edges: list[str] = []
     for index, root in enumerate(_drawn_roots(analysis, chosen)):
+        url = root_link(root) if root_link is not None else None
+        target = (f", URL={quote(url, limit=500)}, target=\"_top\", "
+                  f"tooltip={quote(f'Read {root.label}', limit=80)}") if url else ""
         clusters.setdefault(owner.get(root.node, "unreachable"), []).append(
             f"r{index} [label={quote(root.label, limit=30)}, shape=cds, "
-            'fillcolor="#ffffff", fontsize=9];'
+            f'fillcolor="#ffffff", fontsize=9{target}];'
         )
         root_edges.append(f'  r{index} -> {_nid(root.node)} [color="#9e9e9e"];')
     # Graphviz stacks left-to-right clusters upwards, so the last one written is drawn on
     # top: write them in reverse to read round events first, endings and problems last.
     ordered = sorted(clusters.items(), key=lambda kv: _order(kv[0]), reverse=True)
-    for index, (name, members) in enumerate(ordered):
-        title = GROUP_TITLES.get(name, name[0].upper() + name[1:])
-        colour = "#c62828" if name == "unreachable" else "#9e9e9e"
+    for index, (group, members) in enumerate(ordered):
+        title = GROUP_TITLES.get(group, group[0].upper() + group[1:])
+        colour = "#c62828" if group == "unreachable" else "#9e9e9e"
         out.append(f"  subgraph cluster_{index} {{")
+        if name is not None:  # else the cluster inherits the graph's id: ids must be unique
+            out.append(f"    id={quote(f'{name}_cluster_{index}')};")
         out.append(
             f'    label={quote(title)}; style="rounded,dashed"; color="{colour}"; fontsize=12;'
         )

@@ -31,6 +31,7 @@ class OddsOptions:
     seed: int = 0
     goal: int = 40
     encounters_per_round: int = 3
+    show_paths: bool = False  # with runs: each playthrough's entries, scores and ending too
     fmt: str = "text"
     # The check to run first (built from the configuration by the CLI); None: the defaults.
     check: CheckOptions | None = None
@@ -100,6 +101,7 @@ def _odds(options: OddsOptions) -> OddsResult:
                 sentience=sentience,
                 goal=options.goal,
                 encounters_per_round=options.encounters_per_round,
+                paths=options.show_paths,
             )
             report = play(analysis, play_options)
             record["playthroughs"] = {
@@ -114,6 +116,7 @@ def _odds(options: OddsOptions) -> OddsResult:
                 ],
                 "never_visited": report.never_visited,
                 "decisions": report.decisions,
+                **({"paths": report.paths} if options.show_paths else {}),
             }
             texts.append(
                 render_play(
@@ -124,6 +127,7 @@ def _odds(options: OddsOptions) -> OddsResult:
                     per_round=options.encounters_per_round,
                     entries=len(analysis.graph.entries),
                 )
+                + "".join(_path_line(i, p) for i, p in enumerate(report.paths, 1))
             )
         data["storybooks"].append(record)
     text = (
@@ -132,6 +136,15 @@ def _odds(options: OddsOptions) -> OddsResult:
         else "\n\n".join(texts)
     )
     return OddsResult(text + "\n", data, 1 if errors.diagnostics else 0)
+
+
+def _path_line(number: int, path: Mapping[str, Any]) -> str:
+    """One playthrough of --paths: its ending (and conclusion), scores and entries read."""
+    end = path["outcome"] + (f" (conclusion {path['conclusion']})"
+                             if path["conclusion"] is not None else "")
+    scores = ", ".join(f"{e} {n}" for e, n in zip("ABCD", path["scores"]))
+    return (f"\nrun {number}: {end}; scores {scores}; entries "
+            + " ".join(str(n) for n in path["entries"]))
 
 
 def _sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:

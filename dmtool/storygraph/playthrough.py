@@ -26,6 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.dice import COLOURS
@@ -61,6 +62,8 @@ class PlayOptions:
     finale_rounds: int = 12
     # Gotos followed in one walk before we call it stuck in a loop.
     max_links: int = 500
+    # Keep each playthrough's path (entries in the order read, scores, ending): `--paths`.
+    paths: bool = False
 
 
 @dataclass
@@ -72,14 +75,36 @@ class PlayReport:
     never_visited: list[int] = field(default_factory=list)
     decisions: int = 0
     stuck: int = 0
+    paths: list[dict[str, Any]] = field(default_factory=list)
+
+
+class _Trail(set[int]):
+    """The visited set of a walk that also keeps the order entries were read in (repeats
+    too), for `PlayOptions.paths`; a plain set otherwise, so plain walks pay nothing."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[int] = []
+
+    def add(self, entry: int) -> None:
+        self.order.append(entry)
+        super().add(entry)
+
+    def clear(self) -> None:
+        self.order.clear()
+        super().clear()
 
 
 def play(analysis: Analysis, options: PlayOptions) -> PlayReport:
     story = Story(analysis)
     report = PlayReport(options.runs)
     game = _Game(story, options)
+    trail = game.know.visited = _Trail() if options.paths else game.know.visited
     for _ in range(options.runs):
         outcome, conclusion = game.play()
+        if isinstance(trail, _Trail):
+            report.paths.append({"entries": list(trail.order), "scores": list(game.know.scores),
+                                 "outcome": outcome, "conclusion": conclusion})
         report.outcomes[outcome] += 1
         if outcome in ENDINGS:
             report.conclusions[(outcome, conclusion)] += 1

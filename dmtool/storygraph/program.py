@@ -93,6 +93,16 @@ class Compiler:
     def __init__(self, tests: Tests, cards: Mapping[str, int]) -> None:
         self.tests = tests
         self.cards = cards  # card id -> its entry, for the cards a walk can put in play
+        # What the functions and nodes were made from, for the site's reader (reader.py):
+        # id(condition function) -> its Tree, id(choice node) -> its options' labels.
+        self.trees: dict[int, Tree] = {}
+        self.labels: dict[int, list[str]] = {}
+
+    def condition(self, condition: Any) -> Condition:
+        tree = condition_tree(condition)
+        function = compile_tree(tree)
+        self.trees[id(function)] = tree
+        return function
 
     def effects(self, effects: Sequence[Any], then: Program = None) -> Program:
         """The chain for `effects`, continuing with `then` when they do not exit."""
@@ -125,21 +135,26 @@ class Compiler:
             )
         if name == "choice" and isinstance(body, list):
             options = [
-                (compile_condition(o["when"]) if o.get("when") is not None else None, o)
+                (self.condition(o["when"]) if o.get("when") is not None else None, o)
                 for o in body
                 if isinstance(o, dict)
             ]
             heads = [sides(o.get("effects") or (), then) for _, o in options]
             if not heads:
                 return then  # nothing to choose: not a decision
+            node: Node
             if all(when is None for when, _ in options):
-                return (CHOICE, tuple(heads), len(heads), then)
-            pairs = tuple((when, head) for (when, _), head in zip(options, heads))
-            return (CHOOSE_WHEN, pairs, None, then)
+                node = (CHOICE, tuple(heads), len(heads), then)
+            else:
+                pairs = tuple((when, head) for (when, _), head in zip(options, heads))
+                node = (CHOOSE_WHEN, pairs, None, then)
+            self.labels[id(node)] = [str(o.get("label") or o.get("text") or f"Option {i + 1}")
+                                     for i, (_, o) in enumerate(options)]
+            return node
         if name == "if" and isinstance(body, dict):
             yes, no = sides(body.get("then") or (), then), sides(body.get("else") or (), then)
             when = body.get("when")
-            return yes if when is None else (IF, compile_condition(when), yes, no)
+            return yes if when is None else (IF, self.condition(when), yes, no)
         if name == "may":
             return (MAY, sides(body or (), then), None, then)
         if name in GROUPS:
@@ -175,11 +190,12 @@ class Story:
             for s in context.cards + context.finale
             if s.entry in graph.entries and s.card_id is not None
         }
-        compiler = Compiler(self.tests, cards)
+        self.compiler = compiler = Compiler(self.tests, cards)
         self.entries = {n: compiler.effects(e.effects) for n, e in graph.entries.items()}
         # Entry -> (entrance condition or None, program): what a goto or an encounter reads.
         self.targets: dict[int, tuple[Condition | None, Program]] = {
-            n: (_gate(graph.entrances.get(n)), program) for n, program in self.entries.items()
+            n: (_gate(compiler, graph.entrances.get(n)), program)
+            for n, program in self.entries.items()
         }
         self.blocks = {
             n: compiler.effects(graph.effects_of(n)[0]) for n in graph.arcs if isinstance(n, str)
@@ -193,7 +209,7 @@ class Story:
         self.shards = [s.entry for s in context.shards if s.entry in self.entries]
         # Cards that spawn by themselves: (spawning condition, None for a coin flip; entry).
         self.spawning: list[tuple[Condition | None, int]] = [
-            (compile_condition(s.spawn) if s.spawn else None, cards[s.card_id])
+            (compiler.condition(s.spawn) if s.spawn else None, cards[s.card_id])
             for s in context.cards
             if s.spawned and s.card_id in cards
         ]
@@ -225,8 +241,8 @@ class Story:
             )
 
 
-def _gate(condition: object) -> Condition | None:
-    return None if condition is None else compile_condition(condition)
+def _gate(compiler: Compiler, condition: object) -> Condition | None:
+    return None if condition is None else compiler.condition(condition)
 
 
 def sentience_changes(body: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
@@ -247,35 +263,76 @@ class Knowledge:
         self.trapped = False
 
 
+# A condition as plain data (lists, JSON as it is), the one form both the walk's functions
+# (`compile_tree`) and the site's reader (its script reads the same lists) are made from:
+# ["const", True|False|None], ["coda", id], ["visited", n], ["not", t], ["all"|"any", [t]],
+# ["score", [[ending index, least]]], ["round_min"|"round_max", n],
+# ["sentience", [[colour index, least]]], ["trapped", value].
+Tree = list[Any]
+
+
 def compile_condition(condition: Any) -> Condition:
     """A function of a walk's Knowledge giving True, False, or None when the condition asks
     about the board (monsters, tokens...), which the walk then settles with a coin flip.
     A mapping is read by its first key the walk understands; None holds."""
+    return compile_tree(condition_tree(condition))
+
+
+def condition_tree(condition: Any) -> Tree:
+    """The condition as a Tree (see above)."""
     if condition is None:
-        return _const(True)
+        return ["const", True]
     if isinstance(condition, dict):
         for name, value in condition.items():
-            found = _compile_one(name, value)
+            found = _tree_one(name, value)
             if found is not None:
                 return found
-    return _const(None)
+    return ["const", None]
 
 
-def _compile_one(name: str, value: Any) -> Condition | None:
-    if name == "has_coda":
+# Conditions whose tree is their value under another name.
+_RENAMED = {"has_coda": "coda", "visited": "visited", "round_at_least": "round_min",
+            "round_at_most": "round_max", "trapped": "trapped"}
+# Conditions on least values per ending or colour: the tree's name and the names' order.
+_LEAST = {"score_at_least": ("score", ENDINGS), "sentience_at_least": ("sentience", COLOURS)}
+
+
+def _tree_one(name: str, value: Any) -> Tree | None:
+    if name in _RENAMED:
+        return [_RENAMED[name], value]
+    if name == "not":
+        return ["not", condition_tree(value)]
+    if name in ("all", "any") and isinstance(value, list):
+        return [name, [condition_tree(c) for c in value]]
+    if name in _LEAST and isinstance(value, dict):
+        tree, order = _LEAST[name]
+        if not all(key in order for key in value):
+            return ["const", None]
+        return [tree, [[order.index(key), n] for key, n in value.items()]]
+    if name == "is_central":
+        return ["const", value is True]
+    if name == "wanderers_at_least":
+        return ["const", value <= 1]
+    return None
+
+
+def compile_tree(tree: Tree) -> Condition:
+    """The walk's function for a Tree."""
+    name, value = tree
+    if name == "coda":
         return lambda k: value in k.codas
     if name == "visited":
         return lambda k: value in k.visited
     if name == "not":
-        inner = compile_condition(value)
+        inner = compile_tree(value)
 
         def negated(k: Knowledge) -> bool | None:
             result = inner(k)
             return None if result is None else not result
 
         return negated
-    if name in ("all", "any") and isinstance(value, list):
-        parts = [compile_condition(c) for c in value]
+    if name in ("all", "any"):
+        parts = [compile_tree(c) for c in value]
         decisive = name == "any"
 
         def combined(k: Knowledge) -> bool | None:
@@ -285,30 +342,20 @@ def _compile_one(name: str, value: Any) -> Condition | None:
             return None if None in results else not decisive
 
         return combined
-    if name == "score_at_least" and isinstance(value, dict):
-        if not all(e in ENDINGS for e in value):
-            return _const(None)
-        needs = [(ENDINGS.index(e), n) for e, n in value.items()]
-        if len(needs) == 1:
-            ((i, least),) = needs
+    if name == "score":
+        if len(value) == 1:
+            ((i, least),) = value
             return lambda k: k.scores[i] >= least
-        return lambda k: all(k.scores[i] >= n for i, n in needs)
-    if name == "round_at_least":
+        return lambda k: all(k.scores[i] >= n for i, n in value)
+    if name == "round_min":
         return lambda k: k.round >= value
-    if name == "round_at_most":
+    if name == "round_max":
         return lambda k: k.round <= value
-    if name == "sentience_at_least" and isinstance(value, dict):
-        if not all(c in COLOURS for c in value):
-            return _const(None)
-        least = [(COLOURS.index(c), n) for c, n in value.items()]
-        return lambda k: all(k.sentience[i] >= n for i, n in least)
+    if name == "sentience":
+        return lambda k: all(k.sentience[i] >= n for i, n in value)
     if name == "trapped":
         return lambda k: k.trapped == value
-    if name == "is_central":
-        return _const(value is True)
-    if name == "wanderers_at_least":
-        return _const(value <= 1)
-    return None
+    return _const(value)
 
 
 def _const(result: bool | None) -> Condition:

@@ -31,4 +31,17 @@ CODES: tuple[CodeInfo, ...] = (
         'text: The map shows [the old road](javascript:alert(1)), long since under the reservoir.\n',
         fixed='text: The map shows the old road, long since under the reservoir.\n',
     ),
+    CodeInfo(
+        "DM503",
+        "markdown-block-in-prose",
+        "Markdown block syntax in prose is shown as text",
+        W,
+        "A line of prose that starts as a Markdown block would change the page around it: "
+        "'# words' becomes a heading inside an entry, '!!! danger' an empty warning box, "
+        "': words' under a line a definition. The site shows such lines as ordinary "
+        "sentences, with the mark as a literal character. Start the line with words, or "
+        "move the mark inside the sentence.",
+        "text: |\n  # The nave\n  Water stands to the pews, and the hymn boards float.\n",
+        fixed="text: |\n  The nave. Water stands to the pews, and the hymn boards float.\n",
+    ),
 )

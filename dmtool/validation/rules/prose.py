@@ -1,4 +1,5 @@
-"""Prose the site will show literally: raw HTML (DM501) and links (DM502) in authored text.
+"""Prose the site will show literally: raw HTML (DM501), links (DM502) and Markdown block
+syntax (DM503: headings, admonitions, definitions) in authored text.
 
 Prose is Markdown without raw HTML. The site escapes such text anyway (and sanitises its
 HTML); these diagnostics tell the author, at `dmtool check` time, that what they wrote will
@@ -24,6 +25,15 @@ _LINK = lazy(
     r"!?\[[^\]\n]*\]\([^)\n]*\)|<[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]*>|^[ ]{0,3}\[[^\]\n]+\]:[ \t]*\S",
     re.MULTILINE,
 )
+# A line Markdown would read as a block of its own: a heading ('#', with or without a
+# space, as Python-Markdown reads it), an admonition or details block ('!!!', '???'), or a
+# definition (': words' under a line). Raw HTML blocks are DM501's.
+_BLOCK = lazy(r"^(?:#{1,6}|!!!|\?\?\?\+?[ \t]|[ ]{0,3}:[ \t]+\S)", re.MULTILINE)
+# The same marks where a string's line can start in the file: an indented line (a block
+# scalar's; a comment at the margin is never text) or a quoted value. A file without any
+# has no string that can match (an indented comment may, and the file is walked).
+_BLOCK_SOURCE = re.compile(r"(?m)^[ \t]+(?:#|!!!|\?\?\?|:[ \t])"
+                           r"|[:-][ \t]+[\"']?(?:!!!|\?\?\?)|[:-][ \t]+[\"'](?:#|:[ \t])")
 _SHOWN = 40  # characters of the offending text quoted in a message
 MEMO = "prose:1"
 # What a string must hold for either pattern to match it: raw HTML needs '<'; a link
@@ -41,6 +51,8 @@ _FINDINGS = (
      "or use Markdown emphasis such as *word*"),
     ("DM502", _LINK, "a link or image", "which the site shows as literal text and never as a "
      "link; name the place in words instead"),
+    ("DM503", _BLOCK, "a line Markdown reads as a heading, an admonition or a definition",
+     "which the site shows as a plain sentence; start the line with words"),
 )
 
 Parts = tuple[str | int, ...]
@@ -73,8 +85,9 @@ def _packed(document: SourceDocument) -> tuple[tuple[Any, ...], ...]:
 
 def _document_prose(document: SourceDocument) -> list[Diagnostic]:
     source = document.text  # once: a large file's text is read from disk each time
-    if "<" not in source and "\\" not in source and _BRACKET_MARK.search(source) is None:
-        return []  # neither raw HTML nor a link can be in its strings: no walk needed
+    if ("<" not in source and "\\" not in source and _BRACKET_MARK.search(source) is None
+            and _BLOCK_SOURCE.search(source) is None):
+        return []  # neither raw HTML, a link nor a block can be in its strings: no walk
     found: list[Diagnostic] = []
     for parts, text in _candidates(document.data):
         for code, pattern, what, advice in _FINDINGS:
@@ -93,7 +106,7 @@ def _candidates(data: Any) -> list[tuple[Parts, str]]:
     searched (hot path: a storybook holds tens of thousands of strings)."""
     found: list[tuple[Parts, str]] = []
     if isinstance(data, str):
-        if _may_match(data):
+        if _may_match(data) or _may_block(data):
             found.append(((), data))
     elif isinstance(data, (dict, list)):
         _collect(data, (), found)
@@ -105,7 +118,8 @@ def _collect(container: dict[str, Any] | list[Any], parts: Parts,
     items = container.items() if isinstance(container, dict) else enumerate(container)
     for key, item in items:
         if isinstance(item, str):
-            if "<" in item or "](" in item or "]:" in item:  # _may_match, inlined
+            if "<" in item or "](" in item or "]:" in item or (  # _may_match, inlined
+                    item[:1] in _BLOCK_FIRST or "\n" in item):
                 found.append(((*parts, key), item))
         elif isinstance(item, (dict, list)):
             _collect(item, (*parts, key), found)
@@ -113,6 +127,15 @@ def _collect(container: dict[str, Any] | list[Any], parts: Parts,
 
 def _may_match(text: str) -> bool:
     return any(mark in text for mark in _NEEDED)
+
+
+# What a one-line string must start with for _BLOCK to match it (a longer one may match
+# after any line break).
+_BLOCK_FIRST = frozenset("#!?: ")
+
+
+def _may_block(text: str) -> bool:
+    return text[:1] in _BLOCK_FIRST or "\n" in text
 
 
 def _quote(text: str) -> str:

@@ -1,4 +1,5 @@
-"""How the reports word outcomes and rates (shared by text, HTML and the causes)."""
+"""Outcome rates in words, shared by `dmtool balance`'s reports and the site's balance
+section (which may not import the balance lab: they are independent layers)."""
 
 from __future__ import annotations
 

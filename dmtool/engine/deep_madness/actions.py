@@ -4,7 +4,7 @@ token and being killed."""
 
 from __future__ import annotations
 
-from dmtool.engine.deep_madness import domain, figures, supply
+from dmtool.engine.deep_madness import domain, figures, special, supply
 from dmtool.engine.deep_madness.board import RED
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.effects_flow import bound
@@ -98,6 +98,10 @@ def _attack(ctx: Ctx, step_: Step) -> None:
 
 
 def check_may_attack(ctx: Ctx, monster: str, target: object, inv: Investigator) -> None:
+    barred = special.attack_barred(ctx, monster)
+    if barred is not None:
+        raise Reject("may_not_attack", f"{getattr(target, 'id', target)} cannot be attacked "
+                     f"now ({barred}).")
     rule = ctx.rules.hooks.get(f"may_attack:{monster}")
     if rule is not None and not rule(ctx, target, inv):
         raise Reject("not_your_shadow", f"{getattr(target, 'id', target)} is not "

@@ -17,6 +17,7 @@ from dmtool.engine.deep_madness import (  # noqa: F401
     effects_pieces,
     filth,
     hydra,
+    monster_steps,
     phases,
     shadow,
     start,

@@ -4,6 +4,7 @@ join through the registry's hooks), movement toward a target, and killed investi
 
 from __future__ import annotations
 
+from dmtool.engine.deep_madness import special
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure, Investigator
 
@@ -82,6 +83,10 @@ def wound(ctx: Ctx, figure: Figure, amount: int, *, by: str | None) -> bool:
     if guard is not None and not guard(ctx, figure):
         ctx.emit("not_wounded", figure=figure.id, amount=amount, by=by)
         return False
+    barred = special.wound_barred(ctx, figure, by)
+    if barred is not None:
+        ctx.emit("not_wounded", figure=figure.id, amount=amount, by=by, rule=barred)
+        return False
     figure.wounds += amount
     ctx.emit("figure_wounded", figure=figure.id, amount=amount, by=by, wounds=figure.wounds)
     top = max_health(ctx, figure)
@@ -96,6 +101,10 @@ def kill(ctx: Ctx, figure: Figure, *, by: str | None) -> bool:
     guard = ctx.rules.hooks.get(f"can_wound:{figure.monster}")
     if guard is not None and not guard(ctx, figure):
         ctx.emit("not_killed", figure=figure.id, by=by)
+        return False
+    barred = special.wound_barred(ctx, figure, by)
+    if barred is not None:
+        ctx.emit("not_killed", figure=figure.id, by=by, rule=barred)
         return False
     state = ctx.state
     del state.figures[figure.id]

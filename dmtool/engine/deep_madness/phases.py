@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures
+from dmtool.engine.deep_madness import figures, special
 from dmtool.engine.deep_madness.actions import check_may_attack
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.errors import Reject
@@ -62,6 +62,7 @@ def _activate(ctx: Ctx, step_: Step) -> None:
     ctx.emit("activated", figure=mover.id, why="activation")
     spaces = int(step_.arg("move", 0))
     targets = [i.space for i in figures.target_of(ctx, mover) if i.space is not None]
+    targets += [f.space for f in special.monster_targets(ctx, mover)]
     if spaces and targets:
         figures.move_toward(ctx, mover, targets, spaces)
     _end_activation(ctx, Step("end_activation", None, {"figure": mover.id}))
@@ -76,6 +77,7 @@ def _end_round(ctx: Ctx, step_: Step) -> None:
     state.pending = [p for p in state.pending if p not in waiting]
     for pending in waiting:
         run_effects(ctx, [{"spawn": pending["spawn"]}])
+    special.end_of_round(ctx)
     ended = [m for m in state.modifiers if m.get("until_round") == state.round]
     state.modifiers = [m for m in state.modifiers if m not in ended]
     for modifier in ended:

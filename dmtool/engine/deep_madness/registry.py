@@ -14,6 +14,9 @@ RULES = Rules(GAME)
 RULES.declare_events({
     "action_resolved": "an investigator's action has fully resolved",
     "activated": "a monster figure is activated (a step, or a rule making it act once)",
+    "activation_order": "the order the monster cards act in this round, special rules applied",
+    "monster_attacked": "a monster attacked an investigator or a figure it takes for one",
+    "special_rule": "a chapter's special rule acted at its moment of the round",
     "activation_ended": "an investigator's or a figure's activation ended",
     "attacked": "an investigator attacked a figure",
     "before_winning": "a winning condition holds; the effects it needs first resolve",

@@ -12,7 +12,7 @@ from dmtool.engine.deep_madness.records import Figure, Investigator
 INVESTIGATOR_STEPS = ("move", "force_move", "investigate", "rest", "enlighten", "attack",
                       "gain", "die")
 SYSTEM_STEPS = ("start", "hazard", "end_activation", "activate", "end_round", "spawn", "kill",
-                "advance_devour", "measure", "effect")
+                "advance_devour", "measure", "effect", "monster_attack", "activation_order")
 STEP_KINDS = INVESTIGATOR_STEPS + SYSTEM_STEPS
 ACTIONS = ("move", "investigate", "rest", "attack")  # the steps that are an action
 

@@ -1,0 +1,46 @@
+"""Monster steps that the fixtures describe: a monster's attack on an investigator (or on a
+figure its chapter makes it take for one), and the order the monster cards act in."""
+
+from __future__ import annotations
+
+from dmtool.engine.deep_madness import figures, special
+from dmtool.engine.deep_madness.context import Ctx
+from dmtool.engine.deep_madness.errors import Reject
+from dmtool.engine.deep_madness.registry import RULES
+from dmtool.engine.deep_madness.steps import Step, figure, investigator
+
+step = RULES.step
+
+
+@step("monster_attack")
+def _monster_attack(ctx: Ctx, step_: Step) -> None:
+    """A monster's attack, as described: the damage it deals. Monster cards and defence
+    rolls are not in our sources, so the damage given is what is left after any defence;
+    a figure that cannot defend takes all of it (Penitent Sorrow)."""
+    attacker = figure(ctx, step_.arg("figure"))
+    damage = int(step_.arg("damage", 1))
+    target_inv, target_fig = step_.arg("investigator"), step_.arg("target")
+    if (target_inv is None) == (target_fig is None):
+        raise Reject("bad_action", "A monster attack names either the 'investigator' or the "
+                     "'target' figure it attacks.")
+    if target_inv is not None:
+        inv = investigator(ctx, Step("monster_attack", str(target_inv)))
+        if inv not in figures.target_of(ctx, attacker):
+            raise Reject("not_a_target", f"{attacker.id} does not take {inv.id} for an "
+                         "investigator it may attack.")
+        ctx.emit("monster_attacked", figure=attacker.id, investigator=inv.id, damage=damage)
+        figures.wound_investigator(ctx, inv, damage, cause=f"{attacker.id}'s attack")
+        return
+    victim = figure(ctx, target_fig)
+    if victim not in special.monster_targets(ctx, attacker):
+        raise Reject("not_a_target", f"{attacker.id} does not take {victim.id} for an "
+                     "investigator; monsters attack investigators only.")
+    ctx.emit("monster_attacked", figure=attacker.id, target=victim.id, damage=damage)
+    figures.wound(ctx, victim, damage, by=attacker.id)
+
+
+@step("activation_order")
+def _activation_order(ctx: Ctx, step_: Step) -> None:
+    """Which monster cards act, in order, this round (the track as the special rules
+    arrange it); nothing changes."""
+    ctx.emit("activation_order", order=special.activation_order(ctx))

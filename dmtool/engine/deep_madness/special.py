@@ -1,0 +1,114 @@
+"""A chapter's special rules, executed from their structure (the `executes` clauses of its
+`special_rules`): who may wound a monster, when it may not be attacked, what happens at
+the end of a round, which pieces leave the game on entering a monster's space, which
+monster other monsters take for an investigator, and where a monster acts in the round.
+
+Every clause names the monster or component it is about, so one chapter's rule never
+leaks into another: the engine reads the chapter in play, never a chapter id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from dmtool.engine.deep_madness.catalog import ChapterCatalog
+from dmtool.engine.deep_madness.context import Ctx
+from dmtool.engine.deep_madness.records import Figure, Piece
+from dmtool.engine.deep_madness.vocabulary import holds, run_effects
+
+END_OF_ROUND = "end-of-round"
+
+
+def clauses(catalog: ChapterCatalog, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(reference, body) of every clause of one kind in the chapter's special rules; the
+    reference is '<chapter>/<rule id>', as fixtures and the event log name it."""
+    for rule in catalog.chapter.get("special_rules", []) or []:
+        for clause in rule.get("executes", []) or []:
+            if kind in clause:
+                yield f"{catalog.id}/{rule.get('id')}", clause[kind]
+
+
+def _immunity(ctx: Ctx, monster: str) -> tuple[str, str] | None:
+    return next(((ref, body["wounds_from"]) for ref, body in clauses(ctx.catalog, "immunity")
+                 if body["monster"] == monster), None)
+
+
+def wound_barred(ctx: Ctx, figure: Figure, by: str | None) -> str | None:
+    """The rule that keeps these wounds off the figure (None: it takes them). Only a
+    monster's figure counts as a monster's damage; an investigator's attack or a bare
+    effect does not."""
+    found = _immunity(ctx, figure.monster)
+    if found is None:
+        return None
+    ref, wounds_from = found
+    if wounds_from == "monsters" and by is not None and by in ctx.state.figures \
+            and by != figure.id:
+        return None
+    return ref
+
+
+def attack_barred(ctx: Ctx, monster: str) -> str | None:
+    """The rule that forbids investigators to attack this monster now (None: they may)."""
+    for ref, body in clauses(ctx.catalog, "attack_guard"):
+        if body["monster"] == monster and holds(ctx, body["while"]):
+            return ref
+    return None
+
+
+def end_of_round(ctx: Ctx) -> None:
+    """The effects the chapter's rules attach to the end of every round."""
+    for ref, body in clauses(ctx.catalog, "trigger"):
+        if body["at"] == END_OF_ROUND:
+            ctx.emit("special_rule", rule=ref, at=END_OF_ROUND)
+            run_effects(ctx, body["effects"])
+
+
+def piece_entered(ctx: Ctx, piece: Piece, space: str) -> None:
+    """A piece (a token or a figure counted as a component) moved onto `space`: a rule may
+    take it out of the game when a given monster stands there."""
+    for ref, body in clauses(ctx.catalog, "removal"):
+        if piece.component != body["piece"]:
+            continue
+        if not any(f.monster == body["entering"] and f.space == space
+                   for f in ctx.state.figures.values()):
+            continue
+        pieces = ctx.state.spaces.get(space, [])
+        if piece in pieces:
+            pieces.remove(piece)
+            ctx.state.removed[piece.component] = ctx.state.removed.get(piece.component, 0) + 1
+            ctx.emit("removed_from_game", component=piece.component, space=space, rule=ref)
+        return
+
+
+def counts_as_investigator(ctx: Ctx, monster: str) -> bool:
+    return any(body["monster"] == monster
+               for _, body in clauses(ctx.catalog, "counts_as_investigator"))
+
+
+def monster_targets(ctx: Ctx, mover: Figure) -> list[Figure]:
+    """The figures another monster takes for investigators (never the mover itself)."""
+    return [f for f in ctx.state.figures.values()
+            if f.id != mover.id and f.monster != mover.monster
+            and counts_as_investigator(ctx, f.monster)]
+
+
+def activation_order(ctx: Ctx) -> list[str]:
+    """The monster cards in the order they act: the activation track, then each rule that
+    places a monster before the first investigator, right after another monster, or after
+    the last monster of the track."""
+    order = list(ctx.state.track)
+    rules = [body for _, body in clauses(ctx.catalog, "activation")]
+    placed = {body["monster"] for body in rules}
+    order = [m for m in order if m not in placed]
+    for body in rules:
+        monster, where = body["monster"], body["order"]
+        if where == "before-first-investigator":
+            order.insert(0, monster)
+        elif where == "after-last-monster":
+            order.append(monster)
+        elif body.get("after") in order:
+            order.insert(order.index(body["after"]) + 1, monster)
+        else:
+            order.append(monster)
+    return order

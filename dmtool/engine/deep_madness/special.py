@@ -1,7 +1,7 @@
 """A chapter's special rules, executed from their structure (the `executes` clauses of its
 `special_rules`): who may wound a monster, when it may not be attacked, what happens at
 the end of a round, which pieces leave the game on entering a monster's space, which
-monster other monsters take for an investigator, and where a monster acts in the round.
+monster other monsters take for an investigator, and where a monster card acts in the round.
 
 Every clause names the monster or component it is about, so one chapter's rule never
 leaks into another: the engine reads the chapter in play, never a chapter id.
@@ -94,21 +94,12 @@ def monster_targets(ctx: Ctx, mover: Figure) -> list[Figure]:
 
 
 def activation_order(ctx: Ctx) -> list[str]:
-    """The monster cards in the order they act: the activation track, then each rule that
-    places a monster before the first investigator, right after another monster, or after
-    the last monster of the track."""
+    """The monster cards in the order they act: the activation track, with each card a rule
+    places before the first investigator moved to the front, and each card a rule places
+    after the last monster of the track moved to the end."""
     order = list(ctx.state.track)
-    rules = [body for _, body in clauses(ctx.catalog, "activation")]
-    placed = {body["monster"] for body in rules}
-    order = [m for m in order if m not in placed]
-    for body in rules:
-        monster, where = body["monster"], body["order"]
-        if where == "before-first-investigator":
-            order.insert(0, monster)
-        elif where == "after-last-monster":
-            order.append(monster)
-        elif body.get("after") in order:
-            order.insert(order.index(body["after"]) + 1, monster)
-        else:
-            order.append(monster)
+    for _, body in clauses(ctx.catalog, "activation"):
+        moved = [m for m in order if m in body["monsters"]]
+        rest = [m for m in order if m not in body["monsters"]]
+        order = moved + rest if body["order"] == "before-first-investigator" else rest + moved
     return order

@@ -15,7 +15,7 @@ from dmtool.validation.schema_errors import did_you_mean
 _DECKS = ("room_deck", "devoured_deck")
 # Keys whose string value names a declared component, or a declared monster.
 _COMPONENT_KEYS = frozenset({"component", "via", "matching", "figure", "piece"})
-_MONSTER_KEYS = frozenset({"monster", "monster_dead", "entering", "after"})
+_MONSTER_KEYS = frozenset({"monster", "monster_dead", "entering"})
 # Lists of monster ids in the special setup (activation track spaces, withheld spawn cards).
 _MONSTER_LIST_KEYS = frozenset({"monsters", "withheld_spawn_cards"})
 # Parts of a chapter the name walk covers (the declarations themselves are not uses).

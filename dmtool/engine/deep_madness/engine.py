@@ -15,6 +15,7 @@ from dmtool.engine.deep_madness import (  # noqa: F401
     effects_figures,
     effects_flow,
     effects_pieces,
+    effects_rules,
     filth,
     hydra,
     monster_steps,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures, filth
+from dmtool.engine.deep_madness import figures, filth, special
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure
 from dmtool.engine.deep_madness.registry import RULES
@@ -50,6 +50,7 @@ def domain_killed(ctx: Ctx, domain: Figure, by: str | None) -> None:
         return
     ctx.emit("activated", figure=hydra.id, why=f"{domain.id} was killed")
     hydra_activation_ends(ctx, hydra)
+    special.end_of_activation(ctx, figure=hydra)
 
 
 @RULES.hook(f"killed:{HYDRA}")

@@ -44,6 +44,7 @@ def _end_activation(ctx: Ctx, step_: Step) -> None:
         for name, rule in sorted(ctx.rules.hooks.items()):
             if name.startswith("end_activation:investigator:"):
                 rule(ctx, inv)
+        special.end_of_activation(ctx, investigator=inv.id)
         inv.placed_token = False
         return
     mover = figure(ctx, step_.arg("figure", step_.args))
@@ -51,6 +52,7 @@ def _end_activation(ctx: Ctx, step_: Step) -> None:
     hook = ctx.rules.hooks.get(f"end_activation:figure:{mover.monster}")
     if hook is not None:
         hook(ctx, mover)
+    special.end_of_activation(ctx, figure=mover)
 
 
 @step("activate")
@@ -63,6 +65,7 @@ def _activate(ctx: Ctx, step_: Step) -> None:
     spaces = int(step_.arg("move", 0))
     targets = [i.space for i in figures.target_of(ctx, mover) if i.space is not None]
     targets += [f.space for f in special.monster_targets(ctx, mover)]
+    targets = special.hunt_goals(ctx, mover) or targets
     if spaces and targets:
         figures.move_toward(ctx, mover, targets, spaces)
     _end_activation(ctx, Step("end_activation", None, {"figure": mover.id}))

@@ -1,7 +1,8 @@
 """A chapter's special rules, executed from their structure (the `executes` clauses of its
 `special_rules`): who may wound a monster, when it may not be attacked, what happens at
 the end of a round, which pieces leave the game on entering a monster's space, which
-monster other monsters take for an investigator, and where a monster card acts in the round.
+monster other monsters take for an investigator, what a monster's move goes for, what
+follows the end of an activation, and where a monster card acts in the round.
 
 Every clause names the monster or component it is about, so one chapter's rule never
 leaks into another: the engine reads the chapter in play, never a chapter id.
@@ -12,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from dmtool.engine.deep_madness import things
 from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure, Piece
 from dmtool.engine.deep_madness.vocabulary import holds, run_effects
 
 END_OF_ROUND = "end-of-round"
+END_OF_ACTIVATION = "end-of-activation"
 
 
 def clauses(catalog: ChapterCatalog, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -64,6 +67,37 @@ def end_of_round(ctx: Ctx) -> None:
             run_effects(ctx, body["effects"])
 
 
+def end_of_activation(ctx: Ctx, *, figure: Figure | None = None,
+                      investigator: str | None = None) -> None:
+    """The effects the chapter's rules attach to the end of a figure's activation (by its
+    monster) or of an investigator's; the figure or the investigator is in scope."""
+    for ref, body in clauses(ctx.catalog, "trigger"):
+        if body["at"] != END_OF_ACTIVATION or ctx.state.outcome != "ongoing":
+            continue
+        if figure is not None and body.get("monster") == figure.monster:
+            scope: dict[str, Any] = {"figure": figure.id}
+        elif investigator is not None and body.get("investigator"):
+            scope = {}
+        else:
+            continue
+        with ctx.scoped(investigator, **scope):
+            if "when" in body and not holds(ctx, body["when"]):
+                continue
+            ctx.emit("special_rule", rule=ref, at=END_OF_ACTIVATION)
+            run_effects(ctx, body["effects"])
+
+
+def hunt_goals(ctx: Ctx, mover: Figure) -> list[str] | None:
+    """The spaces a monster's move goes for when a rule sends it after a thing, while one is
+    on the board (None: it goes for investigators as usual)."""
+    for _, body in clauses(ctx.catalog, "hunts"):
+        if body["monster"] == mover.monster:
+            found = things.spaces_holding(ctx, body["toward"])
+            if found:
+                return found
+    return None
+
+
 def piece_entered(ctx: Ctx, piece: Piece, space: str) -> None:
     """A piece (a token or a figure counted as a component) moved onto `space`: a rule may
     take it out of the game when a given monster stands there."""
@@ -95,11 +129,18 @@ def monster_targets(ctx: Ctx, mover: Figure) -> list[Figure]:
 
 def activation_order(ctx: Ctx) -> list[str]:
     """The monster cards in the order they act: the activation track, with each card a rule
-    places before the first investigator moved to the front, and each card a rule places
-    after the last monster of the track moved to the end."""
+    places before the first investigator moved to the front, each a rule places after the
+    last monster moved to the end, and each a rule places right after another monster put
+    there (a Hydra's Domain after the Hydras, though it has no card of its own)."""
     order = list(ctx.state.track)
     for _, body in clauses(ctx.catalog, "activation"):
-        moved = [m for m in order if m in body["monsters"]]
+        moved = [m for m in order if m in body["monsters"]] or list(body["monsters"])
         rest = [m for m in order if m not in body["monsters"]]
-        order = moved + rest if body["order"] == "before-first-investigator" else rest + moved
+        if body["order"] == "before-first-investigator":
+            order = moved + rest
+        elif body["order"] == "after" and body.get("after") in rest:
+            at = rest.index(body["after"]) + 1
+            order = rest[:at] + moved + rest[at:]
+        else:
+            order = rest + moved
     return order

@@ -94,7 +94,7 @@ def _attack(ctx: Ctx, step_: Step) -> None:
     check_may_attack(ctx, target.monster, target, inv)
     ctx.emit("attacked", investigator=inv.id, figure=target.id)
     figures.wound(ctx, target, int(step_.arg("damage", 1)), by=inv.id)
-    after_action(ctx, inv, "attack")
+    after_action(ctx, inv, "attack", ranged=bool(step_.arg("ranged", False)))
 
 
 def check_may_attack(ctx: Ctx, monster: str, target: object, inv: Investigator) -> None:
@@ -113,9 +113,15 @@ def _gain(ctx: Ctx, step_: Step) -> None:
     """A token or card gained (as some rule or card not in our sources gives it)."""
     inv = investigator(ctx, step_)
     component, amount = str(step_.arg("component")), int(step_.arg("count", 1))
-    special = ctx.rules.hooks.get(f"gain:{component}")
-    if special is not None:
-        special(ctx, inv, amount)
+    hook = ctx.rules.hooks.get(f"gain:{component}")
+    if hook is not None:
+        hook(ctx, inv, amount)
+        return
+    with ctx.scoped(inv.id):
+        refused = special.gain_refused(ctx, component)
+    if refused is not None:
+        ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} takes no {component} "
+                 f"({refused})")
         return
     for _ in range(amount):
         piece = supply.take(ctx, component, colour=step_.arg("colour"))
@@ -131,10 +137,14 @@ def _die(ctx: Ctx, step_: Step) -> None:
     figures.kill_investigator(ctx, inv, cause=str(step_.arg("cause", "described")))
 
 
-def after_action(ctx: Ctx, inv: Investigator, kind: str) -> None:
-    """Once an action has fully resolved: rules in force that cost a wound per action."""
+def after_action(ctx: Ctx, inv: Investigator, kind: str, *, ranged: bool = False) -> None:
+    """Once an action has fully resolved: the chapter's rules that follow an action, then
+    rules in force that cost a wound per action."""
     assert kind in ACTIONS
     ctx.emit("action_resolved", investigator=inv.id, action=kind)
+    first = inv.actions_taken == 0
+    inv.actions_taken += 1
+    special.after_action(ctx, inv.id, kind, ranged=ranged, first=first)
     if not inv.alive or inv.space is None or not bound(ctx, WOUND_PER_ACTION, inv.id):
         return
     room = ctx.catalog.board.room_of(inv.space)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import supply, things
+from dmtool.engine.deep_madness import special, supply, things
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Investigator, Piece
 from dmtool.engine.deep_madness.registry import RULES
@@ -22,9 +22,14 @@ def _none(ctx: Ctx, _: Any) -> None:
 def _gain(ctx: Ctx, spec: dict[str, Any]) -> None:
     inv = ctx.scope("gain")
     component, amount = spec["component"], int(spec.get("count", 1))
-    special = ctx.rules.hooks.get(f"gain:{component}")
-    if special is not None:  # filth, infection: pieces that follow their own rules
-        special(ctx, inv, amount)
+    hook = ctx.rules.hooks.get(f"gain:{component}")
+    if hook is not None:  # filth, infection: pieces that follow their own rules
+        hook(ctx, inv, amount)
+        return
+    refused = special.gain_refused(ctx, component)
+    if refused is not None:
+        ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} takes no {component} "
+                 f"({refused})")
         return
     for _ in range(amount):
         limit = spec.get("max_held")

@@ -1,5 +1,6 @@
 """Monster steps that the fixtures describe: a monster's attack on an investigator (or on a
-figure its chapter makes it take for one), and the order the monster cards act in."""
+figure its chapter makes it take for one), a card effect a special rule defines, and the
+order the monster cards act in."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.errors import Reject
 from dmtool.engine.deep_madness.registry import RULES
 from dmtool.engine.deep_madness.steps import Step, figure, investigator
+from dmtool.engine.deep_madness.vocabulary import run_effects
 
 step = RULES.step
 
@@ -37,6 +39,26 @@ def _monster_attack(ctx: Ctx, step_: Step) -> None:
                      "investigator; monsters attack investigators only.")
     ctx.emit("monster_attacked", figure=attacker.id, target=victim.id, damage=damage)
     figures.wound(ctx, victim, damage, by=attacker.id)
+
+
+@step("card_effect")
+def _card_effect(ctx: Ctx, step_: Step) -> None:
+    """A monster card's effect that the chapter's special rules define (the card texts are
+    not in our sources, but the rule says what the named effect does)."""
+    name = str(step_.arg("name", step_.args))
+    for ref, body in special.clauses(ctx.catalog, "card_effect"):
+        if body["name"] == name:
+            mover = next((f for f in ctx.state.figures.values()
+                          if f.monster == body["monster"]), None)
+            if mover is None:
+                raise Reject("unknown_figure", f"No {body['monster']} figure is on the board.")
+            ctx.emit("special_rule", rule=ref, at="card-effect", name=name)
+            with ctx.scoped(figure=mover.id):
+                run_effects(ctx, body["effects"])
+            return
+    names = ", ".join(b["name"] for _, b in special.clauses(ctx.catalog, "card_effect"))
+    raise Reject("bad_action", f"No special rule of this chapter defines the card effect "
+                 f"'{name}' (it defines: {names or 'none'}).")
 
 
 @step("activation_order")

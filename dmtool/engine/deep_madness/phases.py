@@ -89,6 +89,7 @@ def _end_round(ctx: Ctx, step_: Step) -> None:
     state.round_start = True
     for inv in state.investigators.values():
         inv.placed_token = False
+        inv.actions_taken = 0
     ctx.emit("round_began", round=state.round)
 
 

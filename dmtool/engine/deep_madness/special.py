@@ -21,6 +21,7 @@ from dmtool.engine.deep_madness.vocabulary import holds, run_effects
 
 END_OF_ROUND = "end-of-round"
 END_OF_ACTIVATION = "end-of-activation"
+AFTER_ACTION = "after-action"
 
 
 def clauses(catalog: ChapterCatalog, kind: str) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -85,6 +86,35 @@ def end_of_activation(ctx: Ctx, *, figure: Figure | None = None,
                 continue
             ctx.emit("special_rule", rule=ref, at=END_OF_ACTIVATION)
             run_effects(ctx, body["effects"])
+
+
+def after_action(ctx: Ctx, investigator: str, action: str, *, ranged: bool,
+                 first: bool) -> None:
+    """The effects the chapter's rules attach to an investigator's action once it has fully
+    resolved: by the kind of action, whether an attack was ranged, and whether it was the
+    round's first action; the investigator is in scope."""
+    for ref, body in clauses(ctx.catalog, "trigger"):
+        if body["at"] != AFTER_ACTION or ctx.state.outcome != "ongoing":
+            continue
+        if action not in body.get("actions", [action]):
+            continue
+        if "ranged" in body and body["ranged"] != (action == "attack" and ranged):
+            continue
+        if body.get("first_of_round") is False and first:
+            continue
+        with ctx.scoped(investigator):
+            if "when" in body and not holds(ctx, body["when"]):
+                continue
+            ctx.emit("special_rule", rule=ref, at=AFTER_ACTION, action=action)
+            run_effects(ctx, body["effects"])
+
+
+def gain_refused(ctx: Ctx, component: str) -> str | None:
+    """The rule that keeps the investigator in scope from taking this component now."""
+    for ref, body in clauses(ctx.catalog, "refuse_gain"):
+        if body["component"] == component and not holds(ctx, body["unless"]):
+            return ref
+    return None
 
 
 def hunt_goals(ctx: Ctx, mover: Figure) -> list[str] | None:

@@ -12,7 +12,8 @@ from dmtool.engine.deep_madness.records import Figure, Investigator
 INVESTIGATOR_STEPS = ("move", "force_move", "investigate", "rest", "enlighten", "attack",
                       "gain", "die")
 SYSTEM_STEPS = ("start", "hazard", "end_activation", "activate", "end_round", "spawn", "kill",
-                "advance_devour", "measure", "effect", "monster_attack", "activation_order")
+                "advance_devour", "measure", "effect", "monster_attack", "activation_order",
+                "card_effect")
 STEP_KINDS = INVESTIGATOR_STEPS + SYSTEM_STEPS
 ACTIONS = ("move", "investigate", "rest", "attack")  # the steps that are an action
 

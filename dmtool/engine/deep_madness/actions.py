@@ -117,18 +117,16 @@ def _gain(ctx: Ctx, step_: Step) -> None:
     if hook is not None:
         hook(ctx, inv, amount)
         return
-    with ctx.scoped(inv.id):
-        refused = special.gain_refused(ctx, component)
-    if refused is not None:
-        ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} takes no {component} "
-                 f"({refused})")
-        return
     for _ in range(amount):
-        piece = supply.take(ctx, component, colour=step_.arg("colour"))
+        with ctx.scoped(inv.id):
+            taken = special.gained_instead(ctx, component)
+        if taken is None:
+            return
+        piece = supply.take(ctx, taken, colour=step_.arg("colour"))
         if piece is None:
             return
         inv.held.append(piece)
-        ctx.emit("gained", investigator=inv.id, component=component, colour=piece.colour)
+        ctx.emit("gained", investigator=inv.id, component=taken, colour=piece.colour)
 
 
 @step("die")

@@ -26,12 +26,11 @@ def _gain(ctx: Ctx, spec: dict[str, Any]) -> None:
     if hook is not None:  # filth, infection: pieces that follow their own rules
         hook(ctx, inv, amount)
         return
-    refused = special.gain_refused(ctx, component)
-    if refused is not None:
-        ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} takes no {component} "
-                 f"({refused})")
-        return
+    asked = component
     for _ in range(amount):
+        component = special.gained_instead(ctx, asked) or ""
+        if not component:
+            return
         limit = spec.get("max_held")
         if limit is not None and len(inv.holds(component)) >= limit:
             ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} holds {limit} already")

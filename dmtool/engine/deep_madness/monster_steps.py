@@ -16,9 +16,10 @@ step = RULES.step
 
 @step("monster_attack")
 def _monster_attack(ctx: Ctx, step_: Step) -> None:
-    """A monster's attack, as described: the damage it deals. Monster cards and defence
-    rolls are not in our sources, so the damage given is what is left after any defence;
-    a figure that cannot defend takes all of it (Penitent Sorrow)."""
+    """A monster's attack, as described: the damage it deals. An investigator may first
+    cancel damage as the chapter's rules allow; then the resistance roll (not in our
+    sources, so the fixture says how many points it `resisted`) and the rest are wounds. A
+    figure that cannot defend takes all of it (Penitent Sorrow)."""
     attacker = figure(ctx, step_.arg("figure"))
     damage = int(step_.arg("damage", 1))
     target_inv, target_fig = step_.arg("investigator"), step_.arg("target")
@@ -31,7 +32,10 @@ def _monster_attack(ctx: Ctx, step_: Step) -> None:
             raise Reject("not_a_target", f"{attacker.id} does not take {inv.id} for an "
                          "investigator it may attack.")
         ctx.emit("monster_attacked", figure=attacker.id, investigator=inv.id, damage=damage)
-        figures.wound_investigator(ctx, inv, damage, cause=f"{attacker.id}'s attack")
+        with ctx.scoped(inv.id):
+            damage = special.offset_damage(ctx, damage)
+        resisted = min(damage, int(step_.arg("resisted", 0)))
+        figures.wound_investigator(ctx, inv, damage - resisted, cause=f"{attacker.id}'s attack")
         return
     victim = figure(ctx, target_fig)
     if victim not in special.monster_targets(ctx, attacker):

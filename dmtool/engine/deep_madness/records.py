@@ -78,6 +78,7 @@ class Investigator:
     character: str | None = None  # the printed investigator (e.g. meredith-waite)
     search_cards: list[str] = field(default_factory=list)
     actions_taken: int = 0  # actions taken this round (a rule may spare the first one)
+    madness: int = 0  # madness taken (the base game's sanity track is not modelled)
 
     @property
     def infected(self) -> bool:
@@ -93,7 +94,7 @@ class Investigator:
             self.infection_card.clone() if self.infection_card else None, self.wounds,
             self.max_health, self.alive, list(self.domain_cards), dict(self.domain_tokens),
             self.rest_draw_round, self.placed_token, self.character, list(self.search_cards),
-            self.actions_taken)
+            self.actions_taken, self.madness)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,7 +107,7 @@ class Investigator:
             "domain_cards": list(self.domain_cards), "domain_tokens": dict(self.domain_tokens),
             "rest_draw_round": self.rest_draw_round, "placed_token": self.placed_token,
             "character": self.character, "search_cards": list(self.search_cards),
-            "actions_taken": self.actions_taken,
+            "actions_taken": self.actions_taken, "madness": self.madness,
         }
 
     @classmethod
@@ -122,7 +123,8 @@ class Investigator:
             int(d.get("wounds", 0)), d.get("max_health"), bool(d.get("alive", True)),
             list(d.get("domain_cards", [])), dict(d.get("domain_tokens", {})),
             d.get("rest_draw_round"), bool(d.get("placed_token", False)), d.get("character"),
-            list(d.get("search_cards", [])), int(d.get("actions_taken", 0)))
+            list(d.get("search_cards", [])), int(d.get("actions_taken", 0)),
+            int(d.get("madness", 0)))
 
 
 @dataclass(slots=True)

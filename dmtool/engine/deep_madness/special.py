@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from dmtool.engine.deep_madness import things
+from dmtool.engine.deep_madness import supply, things
 from dmtool.engine.deep_madness.catalog import ChapterCatalog
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure, Piece
@@ -107,6 +107,52 @@ def after_action(ctx: Ctx, investigator: str, action: str, *, ranged: bool,
                 continue
             ctx.emit("special_rule", rule=ref, at=AFTER_ACTION, action=action)
             run_effects(ctx, body["effects"])
+
+
+def gained_instead(ctx: Ctx, component: str) -> str | None:
+    """What the investigator in scope takes when the rules let them take `component`: the
+    component itself, or what a rule lets them take instead (their choice); None when a
+    rule refuses it or a cap is reached (both logged)."""
+    inv = ctx.scope("gain")
+    refused = gain_refused(ctx, component)
+    if refused is not None:
+        ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} takes no {component} "
+                 f"({refused})")
+        return None
+    for ref, body in clauses(ctx.catalog, "instead_of_gain"):
+        if body["component"] == component:
+            other = body["may_take"]
+            if ctx.answer("instead", f"{inv.id} gains {component}; take {other} instead?",
+                          (component, other), default=component) == other:
+                ctx.emit("special_rule", rule=ref, at="gain", instead=other)
+                component = other
+    for ref, body in clauses(ctx.catalog, "cap"):
+        if body["component"] == component and len(inv.holds(component)) >= body["max_held"]:
+            ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} holds "
+                     f"{body['max_held']} {component} already ({ref})")
+            return None
+    return component
+
+
+def offset_damage(ctx: Ctx, damage: int) -> int:
+    """Damage about to reach the investigator in scope, less what they cancel by giving up
+    pieces a rule accepts (their choice how many), each costing the madness it names."""
+    inv = ctx.scope("damage")
+    for ref, body in clauses(ctx.catalog, "damage_offset"):
+        held = inv.holds(body["component"])
+        most = min(len(held), damage)
+        if most <= 0:
+            continue
+        spent = int(ctx.answer("spend", f"How many {body['component']} does {inv.id} give up "
+                               "to cancel damage?", tuple(range(most + 1)), default=0))
+        for piece in held[:spent]:
+            inv.held.remove(piece)
+            supply.give_back(ctx, piece)
+        if spent:
+            inv.madness += spent * int(body.get("madness_each", 0))
+            damage -= spent
+            ctx.emit("special_rule", rule=ref, at="damage", spent=spent, madness=inv.madness)
+    return damage
 
 
 def gain_refused(ctx: Ctx, component: str) -> str | None:

@@ -155,6 +155,7 @@ def _devour_room(ctx: Ctx, spec: dict[str, Any]) -> None:
     ctx.state.decks.setdefault(figures.DEVOURED_DECK, []).append(room)
     ctx.emit("room_devoured", room=room)
     with ctx.scoped(room=room):
+        special.at_moment(ctx, "room-devoured")
         run_effects(ctx, spec.get("then", []))
 
 

@@ -157,6 +157,8 @@ def _place(ctx: Ctx, spec: dict[str, Any]) -> None:
     if own:
         piece: Piece | None = own[0]
         inv.held.remove(own[0])  # type: ignore[union-attr]
+        if own[0].colour is None:  # one's own marker shows whose it is (who placed it)
+            own[0].colour = inv.colour  # type: ignore[union-attr]
     else:
         piece = supply.take(ctx, component, why="place")
     if piece is None:

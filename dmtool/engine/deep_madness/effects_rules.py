@@ -1,12 +1,13 @@
 """Effects and conditions the chapters' special rules use: an investigator killed on the
-spot, pieces discarded from the space of the figure in scope, who sees whom, and figures
-spawned along the path to the loudest investigator."""
+spot, pieces discarded from the space of the figure in scope, who sees whom, figures
+spawned along the path to the loudest investigator, markers returned to their owners, and
+a devoured room restored."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures, supply, things
+from dmtool.engine.deep_madness import figures, special, supply, things
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.effects_flow import bound
 from dmtool.engine.deep_madness.registry import RULES
@@ -100,3 +101,76 @@ def _count_as(ctx: Ctx, who: str, spec: dict[str, Any], held: int) -> int:
     if raised is not None and bound(ctx, raised["modifier"], who):
         return max(held, int(raised["count"]))
     return held
+
+
+def _owner(ctx: Ctx, colour: str | None) -> str | None:
+    return next((i.id for i in ctx.state.investigators.values() if i.colour == colour), None)
+
+
+@RULES.effect("return_to_owner")
+def _return_to_owner(ctx: Ctx, spec: dict[str, Any]) -> None:
+    """Pieces go back to the investigator who placed them (their colour says whose): those
+    lying in the room in scope, or the one of the investigator in scope, wherever it lies."""
+    component = spec["component"]
+    if spec["from"] == "room":
+        room = ctx.room
+        spaces = ctx.catalog.board.spaces_in(room) if room is not None else []
+        colours = None
+    else:
+        spaces, colours = list(ctx.state.spaces), {ctx.scope("return_to_owner").colour}
+    for space in spaces:
+        pieces = ctx.state.spaces.get(space, [])
+        for piece in [p for p in pieces if p.component == component
+                      and (colours is None or p.colour in colours)]:
+            owner = _owner(ctx, piece.colour)
+            if owner is None:
+                continue
+            pieces.remove(piece)
+            ctx.investigator(owner).held.append(piece)
+            ctx.emit("returned", component=component, space=space, investigator=owner)
+
+
+@RULES.effect("restore_room")
+def _restore_room(ctx: Ctx, spec: dict[str, Any]) -> None:
+    """The devoured room the investigator in scope stands in turns back to its normal side:
+    the pieces the chapter's restoration rule names are discarded from it, its spaces are
+    dry again, and its card leaves the devoured deck."""
+    inv = ctx.scope("restore_room")
+    board = ctx.catalog.board
+    room = board.room_of(inv.space) if inv.space is not None else None
+    rules = [body for _, body in special.clauses(ctx.catalog, "restoration")]
+    if room is None or room not in ctx.state.devoured or not rules:
+        ctx.emit("not_resolved", effect="restore_room",
+                 reason=f"{inv.id} stands in no devoured room" if rules else
+                 "the chapter has no restoration rule")
+        return
+    discard = {c for body in rules for c in body["discard"]}
+    for space in board.spaces_in(room):
+        pieces = ctx.state.spaces.get(space, [])
+        for piece in [p for p in pieces if p.component in discard]:
+            pieces.remove(piece)
+            supply.give_back(ctx, piece)
+        if space in ctx.state.flooded:
+            ctx.state.flooded.remove(space)
+    ctx.state.devoured.remove(room)
+    deck = ctx.state.decks.get(figures.DEVOURED_DECK, [])
+    if room in deck:
+        deck.remove(room)
+    ctx.emit("room_restored", room=room, investigator=inv.id)
+
+
+@RULES.condition("on_spawn_marker")
+def _on_spawn_marker(ctx: Ctx, _: bool) -> bool:
+    """The investigator in scope stands on the spawn space of a devoured room."""
+    inv = ctx.scope("on_spawn_marker")
+    return inv.space is not None and inv.space in special.spawn_marker_spaces(ctx)
+
+
+@RULES.condition("own_piece_in")
+def _own_piece_in(ctx: Ctx, spec: dict[str, Any]) -> bool:
+    """The piece of the investigator in scope (their colour) lies in a room of that state."""
+    inv, board = ctx.scope("own_piece_in"), ctx.catalog.board
+    devoured = spec["rooms"] == "devoured"
+    return any(p.component == spec["component"] and p.colour == inv.colour
+               and (board.room_of(space) in ctx.state.devoured) == devoured
+               for space, pieces in ctx.state.spaces.items() for p in pieces)

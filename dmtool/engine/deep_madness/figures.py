@@ -44,7 +44,8 @@ def spawn(ctx: Ctx, monster: str, *, space: str | None = None,
         chosen = colour if colour is not None else left[0]
         reserve.remove(chosen)
         colour = chosen
-    where = space if space is not None else spawn_space(ctx)
+    where = space if space is not None else (spawn_space(ctx)
+                                             or special.fallback_spawn_space(ctx))
     if where is None:
         ctx.emit("not_resolved", effect="spawn", reason=f"no place for {monster}: the devoured "
                  "deck is empty or its room has no spawn space")

@@ -65,6 +65,12 @@ def _card_effect(ctx: Ctx, step_: Step) -> None:
                  f"'{name}' (it defines: {names or 'none'}).")
 
 
+@step("refresh")
+def _refresh(ctx: Ctx, step_: Step) -> None:
+    """The refresh phase, as far as the chapters' special rules act in it."""
+    special.at_moment(ctx, "refresh")
+
+
 @step("activation_order")
 def _activation_order(ctx: Ctx, step_: Step) -> None:
     """Which monster cards act, in order, this round (the track as the special rules

@@ -67,6 +67,8 @@ RULES.declare_events({
     "respawning": "a figure that spawns again when killed is spawning",
     "rested": "an investigator took a rest action",
     "die_rolled": "an investigator rolled a die for a named result",
+    "returned": "a marker went back to the investigator who placed it",
+    "room_restored": "a devoured room turned back to its normal side",
     "room_devoured": "a room was devoured",
     "room_flooded": "every space of a room was flooded",
     "round_began": "a new round began",

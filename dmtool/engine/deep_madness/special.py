@@ -62,10 +62,7 @@ def attack_barred(ctx: Ctx, monster: str) -> str | None:
 
 def end_of_round(ctx: Ctx) -> None:
     """The effects the chapter's rules attach to the end of every round."""
-    for ref, body in clauses(ctx.catalog, "trigger"):
-        if body["at"] == END_OF_ROUND:
-            ctx.emit("special_rule", rule=ref, at=END_OF_ROUND)
-            run_effects(ctx, body["effects"])
+    at_moment(ctx, END_OF_ROUND)
 
 
 def end_of_activation(ctx: Ctx, *, figure: Figure | None = None,
@@ -160,6 +157,35 @@ def gain_refused(ctx: Ctx, component: str) -> str | None:
     for ref, body in clauses(ctx.catalog, "refuse_gain"):
         if body["component"] == component and not holds(ctx, body["unless"]):
             return ref
+    return None
+
+
+def at_moment(ctx: Ctx, moment: str) -> None:
+    """The effects the chapter's rules attach to a moment of the round (the room or the
+    figure just found stays in scope)."""
+    for ref, body in clauses(ctx.catalog, "trigger"):
+        if body["at"] == moment and ctx.state.outcome == "ongoing":
+            ctx.emit("special_rule", rule=ref, at=moment)
+            run_effects(ctx, body["effects"])
+
+
+def spawn_marker_spaces(ctx: Ctx) -> list[str]:
+    """The spaces holding a spawn marker: the spawn space of every devoured room."""
+    spawns = ctx.catalog.board.spawn_spaces
+    return [spawns[room] for room in ctx.state.devoured if room in spawns]
+
+
+def fallback_spawn_space(ctx: Ctx) -> str | None:
+    """Where a spawn with no place goes when no spawn marker is left, if a rule names a
+    monster whose space serves then."""
+    if spawn_marker_spaces(ctx):
+        return None
+    for ref, body in clauses(ctx.catalog, "spawn_fallback"):
+        found = next((f for f in ctx.state.figures.values() if f.monster == body["monster"]),
+                     None)
+        if found is not None:
+            ctx.emit("special_rule", rule=ref, at="spawn", space=found.space)
+            return found.space
     return None
 
 

@@ -13,7 +13,7 @@ INVESTIGATOR_STEPS = ("move", "force_move", "investigate", "rest", "enlighten", 
                       "gain", "die")
 SYSTEM_STEPS = ("start", "hazard", "end_activation", "activate", "end_round", "spawn", "kill",
                 "advance_devour", "measure", "effect", "monster_attack", "activation_order",
-                "card_effect")
+                "card_effect", "refresh")
 STEP_KINDS = INVESTIGATOR_STEPS + SYSTEM_STEPS
 ACTIONS = ("move", "investigate", "rest", "attack")  # the steps that are an action
 

@@ -129,6 +129,27 @@ def _gain(ctx: Ctx, step_: Step) -> None:
         ctx.emit("gained", investigator=inv.id, component=taken, colour=piece.colour)
 
 
+@step("exhaust_oxygen")
+def _exhaust_oxygen(ctx: Ctx, step_: Step) -> None:
+    """Oxygen exhausted (as the base game's drowning rules or a devoured effect ask)."""
+    inv = investigator(ctx, step_)
+    with ctx.scoped(inv.id):
+        for _ in range(int(step_.arg("amount", 1))):
+            special.exhaust_oxygen(ctx)
+
+
+@step("mark")
+def _mark(ctx: Ctx, step_: Step) -> None:
+    """An investigator's ability that marks a monster (Regan Waite's second ability; her
+    card is not legible, so only who may be marked is ruled here)."""
+    inv = investigator(ctx, step_)
+    target = figure(ctx, step_.arg("figure", step_.args))
+    rule = ctx.rules.hooks.get(f"may_mark:{target.monster}")
+    if rule is not None and not rule(ctx, target):
+        raise Reject("may_not_mark", f"{target.id} cannot be marked now.")
+    ctx.emit("marked", investigator=inv.id, figure=target.id)
+
+
 @step("die")
 def _die(ctx: Ctx, step_: Step) -> None:
     inv = investigator(ctx, step_)

@@ -174,3 +174,12 @@ def _own_piece_in(ctx: Ctx, spec: dict[str, Any]) -> bool:
     return any(p.component == spec["component"] and p.colour == inv.colour
                and (board.room_of(space) in ctx.state.devoured) == devoured
                for space, pieces in ctx.state.spaces.items() for p in pieces)
+
+
+@RULES.effect("place_on_card")
+def _place_on_card(ctx: Ctx, spec: dict[str, Any]) -> None:
+    """A token goes onto a monster card (where a rule may later take it from)."""
+    card = spec["card"]
+    ctx.state.on_cards[card] = ctx.state.on_cards.get(card, 0) + 1
+    ctx.emit("placed_on_card", component=spec["component"], card=card,
+             total=ctx.state.on_cards[card])

@@ -117,6 +117,7 @@ def kill(ctx: Ctx, figure: Figure, *, by: str | None) -> bool:
     after = ctx.rules.hooks.get(f"killed:{figure.monster}")
     if after is not None:
         after(ctx, figure, by)
+    special.at_moment(ctx, "figure-killed", monster=figure.monster)
     return True
 
 

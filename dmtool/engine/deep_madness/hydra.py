@@ -29,6 +29,12 @@ def hydra_can_be_wounded(ctx: Ctx, hydra: Figure) -> bool:
     return domain_of(ctx, hydra) is None
 
 
+@RULES.hook(f"may_mark:{HYDRA}")
+def hydra_may_be_marked(ctx: Ctx, hydra: Figure) -> bool:
+    """Regan Waite's mark finds no Hydra whose Domain still stands."""
+    return domain_of(ctx, hydra) is None
+
+
 @RULES.hook(f"colour:{DOMAIN}")
 def domain_colour(ctx: Ctx) -> str | None:
     """A Hydra's Domain spawned right after a Hydra is that Hydra's own."""

@@ -152,6 +152,22 @@ def offset_damage(ctx: Ctx, damage: int) -> int:
     return damage
 
 
+def exhaust_oxygen(ctx: Ctx) -> None:
+    """The investigator in scope exhausts 1 oxygen, or (their choice) discards a token that
+    a rule lets stand in for it from the monster card where those tokens lie."""
+    inv = ctx.scope("oxygen")
+    for ref, body in clauses(ctx.catalog, "oxygen_substitute"):
+        card, component = body["card"], body["component"]
+        if ctx.state.on_cards.get(card, 0) > 0 and ctx.answer(
+                "instead", f"{inv.id} exhausts 1 oxygen; discard a {component} from the "
+                f"{card} card instead?", ("oxygen", component), default="oxygen") == component:
+            ctx.state.on_cards[card] -= 1
+            ctx.emit("special_rule", rule=ref, at="oxygen", card=card)
+            return
+    inv.oxygen_exhausted += 1
+    ctx.emit("oxygen_exhausted", investigator=inv.id, total=inv.oxygen_exhausted)
+
+
 def gain_refused(ctx: Ctx, component: str) -> str | None:
     """The rule that keeps the investigator in scope from taking this component now."""
     for ref, body in clauses(ctx.catalog, "refuse_gain"):
@@ -160,10 +176,12 @@ def gain_refused(ctx: Ctx, component: str) -> str | None:
     return None
 
 
-def at_moment(ctx: Ctx, moment: str) -> None:
+def at_moment(ctx: Ctx, moment: str, *, monster: str | None = None) -> None:
     """The effects the chapter's rules attach to a moment of the round (the room or the
-    figure just found stays in scope)."""
+    figure just found stays in scope); a rule about one monster waits for that monster."""
     for ref, body in clauses(ctx.catalog, "trigger"):
+        if body.get("monster", monster) != monster:
+            continue
         if body["at"] == moment and ctx.state.outcome == "ongoing":
             ctx.emit("special_rule", rule=ref, at=moment)
             run_effects(ctx, body["effects"])

@@ -49,9 +49,9 @@ def _monster_attack(ctx: Ctx, step_: Step) -> None:
 def _card_effect(ctx: Ctx, step_: Step) -> None:
     """A monster card's effect that the chapter's special rules define (the card texts are
     not in our sources, but the rule says what the named effect does)."""
-    name = str(step_.arg("name", step_.args))
+    name = str(step_.arg("id", step_.args))
     for ref, body in special.clauses(ctx.catalog, "card_effect"):
-        if body["name"] == name:
+        if body["id"] == name:
             mover = next((f for f in ctx.state.figures.values()
                           if f.monster == body["monster"]), None)
             if mover is None:
@@ -60,7 +60,7 @@ def _card_effect(ctx: Ctx, step_: Step) -> None:
             with ctx.scoped(figure=mover.id):
                 run_effects(ctx, body["effects"])
             return
-    names = ", ".join(b["name"] for _, b in special.clauses(ctx.catalog, "card_effect"))
+    names = ", ".join(b["id"] for _, b in special.clauses(ctx.catalog, "card_effect"))
     raise Reject("bad_action", f"No special rule of this chapter defines the card effect "
                  f"'{name}' (it defines: {names or 'none'}).")
 

@@ -144,13 +144,19 @@ def test_the_action_installs_dmtool_annotates_and_writes_sarif(tmp_path, python_
 
 def test_strict_and_extra_arguments_reach_the_check(tmp_path, python_bin):
     workspace = copy_workspace(tmp_path / "repo")
+    # One warning to fail on: room 5 of Dimension Breach loses its note (DM222).
+    chapter = workspace / "content/deep-madness/madness-reborn/chapters/1-dimension-breach.yaml"
+    text = chapter.read_text(encoding="utf-8")
+    start = text.index("  - room: 5\n")
+    end = text.index("components:", start)
+    chapter.write_text(text[:start] + text[end:], encoding="utf-8")
     check = next(s for s in _steps() if s.get("id") == "check")
     runner = Runner({"paths": "content", "strict": "true", "args": "--select DM222"},
                     workspace, python_bin)
     (python_bin / "dmtool").unlink(missing_ok=True)
     (python_bin / "dmtool").symlink_to(Path(sys.executable).parent / "dmtool")
     result = runner.run(check, tmp_path)
-    # content/ has one DM222 warning and no error: only --strict makes the job fail on it.
+    # The copy has one DM222 warning and no error: only --strict makes the job fail on it.
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.count("::warning ") == 1 and "DM222" in result.stdout
     assert "DM211" not in result.stdout  # --select left the manifests' infos out

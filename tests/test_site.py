@@ -34,7 +34,7 @@ def test_the_real_content_builds_and_reports_what_check_reports(real_site: Built
     check = run_check(CheckOptions(paths=(ROOT / "content",), cache_dir=None))
     assert real_site.result.text == render(check, fmt="text", color=False,
                                            tool_version=__version__)
-    assert "Found 0 errors, 1 warning, 6 infos" in real_site.result.text
+    assert "Found 0 errors, 0 warnings, 6 infos" in real_site.result.text
     assert (real_site.out / MARKER).is_file()
     assert (real_site.out / "search" / "search_index.js").is_file()  # search from disk
     assert not [p.name for p in real_site.out.parent.iterdir() if p.name != "site"]

@@ -11,12 +11,13 @@ from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.errors import UsageError
 from dmtool.loading import SourceDocument, discover, read_document
-from dmtool.model.content_index import default_content_dir
+from dmtool.model.content_index import default_content_dir, index_for
 from dmtool.reporters import render
 from dmtool.scenarios import report
 from dmtool.scenarios.coverage import uncovered
 from dmtool.scenarios.runner import FixtureResult, run_document
 from dmtool.scenarios.select import compile_keyword
+from dmtool.scenarios.special_coverage import SpecialCoverage, coverage
 from dmtool.validation.gate import content_errors
 from dmtool.validation.schema_errors import did_you_mean
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
@@ -41,6 +42,7 @@ class ScenarioRun:
     results: list[FixtureResult] = field(default_factory=list)
     deselected: int = 0
     uncovered: list[str] | None = None
+    special: SpecialCoverage | None = None
     exit_code: int = 0
 
 
@@ -82,6 +84,7 @@ def run_tests(options: ScenarioOptions, *,
         emit(" " * (report.WIDTH - column) + " [100%]\n")
     if options.coverage:
         run.uncovered = uncovered(r.rules for r in _all_rules(documents))
+        run.special = coverage(index_for(default_content_dir()), (d.data for d in documents))
     content = _content_errors(selected)
     if text:
         if content.diagnostics:
@@ -143,6 +146,10 @@ def _emit_text(run: ScenarioRun, options: ScenarioOptions, problems: list[str],
     if run.uncovered is not None:
         listed = ", ".join(run.uncovered) if run.uncovered else "none"
         emit(f"rule ids without a fixture ({len(run.uncovered)}): {listed}\n")
+    if run.special is not None:
+        emit(run.special.line() + "\n")
+        for line in run.special.listing():
+            emit(line + "\n")
     emit(report.summary_line(run.results) + "\n")
 
 

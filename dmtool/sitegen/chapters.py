@@ -46,7 +46,8 @@ def chapter_page(data: Mapping[str, Any], render: Renderer, *, box: Mapping[str,
     for index, rule in enumerate(data.get("special_rules") or []):
         if isinstance(rule, Mapping):
             blocks += [f"## Special rule: {plain(rule.get('title', 'untitled'))}",
-                       *render.sections(rule, ("special_rules", index), skip=("title",), level=3)]
+                       *render.sections(rule, ("special_rules", index),
+                                       skip=("title", "id", "hook"), level=3)]
     blocks += campaign
     blocks += render.sections(data, skip=(*HEAD_KEYS, *LAID_OUT))
     return "\n\n".join(b for b in blocks if b) + "\n"

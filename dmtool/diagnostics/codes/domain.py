@@ -167,6 +167,12 @@ _BASE_GAME: tuple[CodeInfo, ...] = (
              "one per world shard.",
              '    red: {favoured: hand, faces: [hand, eye, brain, skull, sphere, sphere]}\n',
              fixed='    red: {favoured: hand, faces: [hand, hand, eye, brain, skull, sphere]}\n'),
+    CodeInfo("DM243", "special-rule-prose-only", "Special rule the engine does not execute", W,
+             "A chapter's special rule has only its prose: no 'executes' clauses and no 'hook' "
+             "naming a registered rule hook. The engine then plays the chapter as if the rule "
+             "did not exist, so a fixture can win or lose it in a way the rulebook forbids.",
+             '  - id: boss-cannot-die\n',
+             fixed='  - id: boss-cannot-die\n    executes: [{immunity: {monster: boss, wounds_from: nobody}}]\n'),
 )
 
 CODES: tuple[CodeInfo, ...] = _MANIFESTS + _CHAPTERS + _CAMPAIGNS + _BASE_GAME

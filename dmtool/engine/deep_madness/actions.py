@@ -4,7 +4,7 @@ token and being killed."""
 
 from __future__ import annotations
 
-from dmtool.engine.deep_madness import domain, figures, supply
+from dmtool.engine.deep_madness import domain, figures, special, supply
 from dmtool.engine.deep_madness.board import RED
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.effects_flow import bound
@@ -94,10 +94,14 @@ def _attack(ctx: Ctx, step_: Step) -> None:
     check_may_attack(ctx, target.monster, target, inv)
     ctx.emit("attacked", investigator=inv.id, figure=target.id)
     figures.wound(ctx, target, int(step_.arg("damage", 1)), by=inv.id)
-    after_action(ctx, inv, "attack")
+    after_action(ctx, inv, "attack", ranged=bool(step_.arg("ranged", False)))
 
 
 def check_may_attack(ctx: Ctx, monster: str, target: object, inv: Investigator) -> None:
+    barred = special.attack_barred(ctx, monster)
+    if barred is not None:
+        raise Reject("may_not_attack", f"{getattr(target, 'id', target)} cannot be attacked "
+                     f"now ({barred}).")
     rule = ctx.rules.hooks.get(f"may_attack:{monster}")
     if rule is not None and not rule(ctx, target, inv):
         raise Reject("not_your_shadow", f"{getattr(target, 'id', target)} is not "
@@ -109,16 +113,41 @@ def _gain(ctx: Ctx, step_: Step) -> None:
     """A token or card gained (as some rule or card not in our sources gives it)."""
     inv = investigator(ctx, step_)
     component, amount = str(step_.arg("component")), int(step_.arg("count", 1))
-    special = ctx.rules.hooks.get(f"gain:{component}")
-    if special is not None:
-        special(ctx, inv, amount)
+    hook = ctx.rules.hooks.get(f"gain:{component}")
+    if hook is not None:
+        hook(ctx, inv, amount)
         return
     for _ in range(amount):
-        piece = supply.take(ctx, component, colour=step_.arg("colour"))
+        with ctx.scoped(inv.id):
+            taken = special.gained_instead(ctx, component)
+        if taken is None:
+            return
+        piece = supply.take(ctx, taken, colour=step_.arg("colour"))
         if piece is None:
             return
         inv.held.append(piece)
-        ctx.emit("gained", investigator=inv.id, component=component, colour=piece.colour)
+        ctx.emit("gained", investigator=inv.id, component=taken, colour=piece.colour)
+
+
+@step("exhaust_oxygen")
+def _exhaust_oxygen(ctx: Ctx, step_: Step) -> None:
+    """Oxygen exhausted (as the base game's drowning rules or a devoured effect ask)."""
+    inv = investigator(ctx, step_)
+    with ctx.scoped(inv.id):
+        for _ in range(int(step_.arg("amount", 1))):
+            special.exhaust_oxygen(ctx)
+
+
+@step("mark")
+def _mark(ctx: Ctx, step_: Step) -> None:
+    """An investigator's ability that marks a monster (Regan Waite's second ability; her
+    card is not legible, so only who may be marked is ruled here)."""
+    inv = investigator(ctx, step_)
+    target = figure(ctx, step_.arg("figure", step_.args))
+    rule = ctx.rules.hooks.get(f"may_mark:{target.monster}")
+    if rule is not None and not rule(ctx, target):
+        raise Reject("may_not_mark", f"{target.id} cannot be marked now.")
+    ctx.emit("marked", investigator=inv.id, figure=target.id)
 
 
 @step("die")
@@ -127,10 +156,14 @@ def _die(ctx: Ctx, step_: Step) -> None:
     figures.kill_investigator(ctx, inv, cause=str(step_.arg("cause", "described")))
 
 
-def after_action(ctx: Ctx, inv: Investigator, kind: str) -> None:
-    """Once an action has fully resolved: rules in force that cost a wound per action."""
+def after_action(ctx: Ctx, inv: Investigator, kind: str, *, ranged: bool = False) -> None:
+    """Once an action has fully resolved: the chapter's rules that follow an action, then
+    rules in force that cost a wound per action."""
     assert kind in ACTIONS
     ctx.emit("action_resolved", investigator=inv.id, action=kind)
+    first = inv.actions_taken == 0
+    inv.actions_taken += 1
+    special.after_action(ctx, inv.id, kind, ranged=ranged, first=first)
     if not inv.alive or inv.space is None or not bound(ctx, WOUND_PER_ACTION, inv.id):
         return
     room = ctx.catalog.board.room_of(inv.space)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures, things
+from dmtool.engine.deep_madness import figures, special, things
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure, Piece
 from dmtool.engine.deep_madness.registry import RULES
@@ -120,6 +120,7 @@ def _put(ctx: Ctx, mover: Figure | Piece, space: str | None) -> None:
             pieces.remove(mover)
             ctx.state.spaces.setdefault(space, []).append(mover)
             ctx.emit("piece_moved", component=mover.component, **{"from": where}, to=space)
+            special.piece_entered(ctx, mover, space)
             return
 
 
@@ -154,6 +155,7 @@ def _devour_room(ctx: Ctx, spec: dict[str, Any]) -> None:
     ctx.state.decks.setdefault(figures.DEVOURED_DECK, []).append(room)
     ctx.emit("room_devoured", room=room)
     with ctx.scoped(room=room):
+        special.at_moment(ctx, "room-devoured")
         run_effects(ctx, spec.get("then", []))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import supply, things
+from dmtool.engine.deep_madness import special, supply, things
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Investigator, Piece
 from dmtool.engine.deep_madness.registry import RULES
@@ -22,11 +22,15 @@ def _none(ctx: Ctx, _: Any) -> None:
 def _gain(ctx: Ctx, spec: dict[str, Any]) -> None:
     inv = ctx.scope("gain")
     component, amount = spec["component"], int(spec.get("count", 1))
-    special = ctx.rules.hooks.get(f"gain:{component}")
-    if special is not None:  # filth, infection: pieces that follow their own rules
-        special(ctx, inv, amount)
+    hook = ctx.rules.hooks.get(f"gain:{component}")
+    if hook is not None:  # filth, infection: pieces that follow their own rules
+        hook(ctx, inv, amount)
         return
+    asked = component
     for _ in range(amount):
+        component = special.gained_instead(ctx, asked) or ""
+        if not component:
+            return
         limit = spec.get("max_held")
         if limit is not None and len(inv.holds(component)) >= limit:
             ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} holds {limit} already")
@@ -153,6 +157,8 @@ def _place(ctx: Ctx, spec: dict[str, Any]) -> None:
     if own:
         piece: Piece | None = own[0]
         inv.held.remove(own[0])  # type: ignore[union-attr]
+        if own[0].colour is None:  # one's own marker shows whose it is (who placed it)
+            own[0].colour = inv.colour  # type: ignore[union-attr]
     else:
         piece = supply.take(ctx, component, why="place")
     if piece is None:

@@ -29,6 +29,10 @@ REJECTIONS: dict[str, str] = {
                      "token, or the card is full.",
     "unknown_card": "No such card is in play.",
     "bad_setup": "The chapter cannot be set up this way.",
+    "may_not_mark": "A special rule of the chapter forbids marking this monster now.",
+    "may_not_attack": "A special rule of the chapter forbids attacking this monster now.",
+    "not_a_target": "A monster attacks only investigators, and what its rules make it take "
+                    "for one.",
 }
 
 

@@ -4,6 +4,7 @@ join through the registry's hooks), movement toward a target, and killed investi
 
 from __future__ import annotations
 
+from dmtool.engine.deep_madness import special
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure, Investigator
 
@@ -43,7 +44,8 @@ def spawn(ctx: Ctx, monster: str, *, space: str | None = None,
         chosen = colour if colour is not None else left[0]
         reserve.remove(chosen)
         colour = chosen
-    where = space if space is not None else spawn_space(ctx)
+    where = space if space is not None else (spawn_space(ctx)
+                                             or special.fallback_spawn_space(ctx))
     if where is None:
         ctx.emit("not_resolved", effect="spawn", reason=f"no place for {monster}: the devoured "
                  "deck is empty or its room has no spawn space")
@@ -82,6 +84,10 @@ def wound(ctx: Ctx, figure: Figure, amount: int, *, by: str | None) -> bool:
     if guard is not None and not guard(ctx, figure):
         ctx.emit("not_wounded", figure=figure.id, amount=amount, by=by)
         return False
+    barred = special.wound_barred(ctx, figure, by)
+    if barred is not None:
+        ctx.emit("not_wounded", figure=figure.id, amount=amount, by=by, rule=barred)
+        return False
     figure.wounds += amount
     ctx.emit("figure_wounded", figure=figure.id, amount=amount, by=by, wounds=figure.wounds)
     top = max_health(ctx, figure)
@@ -97,6 +103,10 @@ def kill(ctx: Ctx, figure: Figure, *, by: str | None) -> bool:
     if guard is not None and not guard(ctx, figure):
         ctx.emit("not_killed", figure=figure.id, by=by)
         return False
+    barred = special.wound_barred(ctx, figure, by)
+    if barred is not None:
+        ctx.emit("not_killed", figure=figure.id, by=by, rule=barred)
+        return False
     state = ctx.state
     del state.figures[figure.id]
     if figure.monster in state.reserve:
@@ -107,6 +117,7 @@ def kill(ctx: Ctx, figure: Figure, *, by: str | None) -> bool:
     after = ctx.rules.hooks.get(f"killed:{figure.monster}")
     if after is not None:
         after(ctx, figure, by)
+    special.at_moment(ctx, "figure-killed", monster=figure.monster)
     return True
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures, filth
+from dmtool.engine.deep_madness import figures, filth, special
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.records import Figure
 from dmtool.engine.deep_madness.registry import RULES
@@ -26,6 +26,12 @@ def hydra_of(ctx: Ctx, domain: Figure) -> Figure | None:
 
 @RULES.hook(f"can_wound:{HYDRA}")
 def hydra_can_be_wounded(ctx: Ctx, hydra: Figure) -> bool:
+    return domain_of(ctx, hydra) is None
+
+
+@RULES.hook(f"may_mark:{HYDRA}")
+def hydra_may_be_marked(ctx: Ctx, hydra: Figure) -> bool:
+    """Regan Waite's mark finds no Hydra whose Domain still stands."""
     return domain_of(ctx, hydra) is None
 
 
@@ -50,6 +56,7 @@ def domain_killed(ctx: Ctx, domain: Figure, by: str | None) -> None:
         return
     ctx.emit("activated", figure=hydra.id, why=f"{domain.id} was killed")
     hydra_activation_ends(ctx, hydra)
+    special.end_of_activation(ctx, figure=hydra)
 
 
 @RULES.hook(f"killed:{HYDRA}")

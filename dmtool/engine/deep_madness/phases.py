@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dmtool.engine.deep_madness import figures
+from dmtool.engine.deep_madness import figures, special
 from dmtool.engine.deep_madness.actions import check_may_attack
 from dmtool.engine.deep_madness.context import Ctx
 from dmtool.engine.deep_madness.errors import Reject
@@ -44,6 +44,7 @@ def _end_activation(ctx: Ctx, step_: Step) -> None:
         for name, rule in sorted(ctx.rules.hooks.items()):
             if name.startswith("end_activation:investigator:"):
                 rule(ctx, inv)
+        special.end_of_activation(ctx, investigator=inv.id)
         inv.placed_token = False
         return
     mover = figure(ctx, step_.arg("figure", step_.args))
@@ -51,6 +52,7 @@ def _end_activation(ctx: Ctx, step_: Step) -> None:
     hook = ctx.rules.hooks.get(f"end_activation:figure:{mover.monster}")
     if hook is not None:
         hook(ctx, mover)
+    special.end_of_activation(ctx, figure=mover)
 
 
 @step("activate")
@@ -62,6 +64,8 @@ def _activate(ctx: Ctx, step_: Step) -> None:
     ctx.emit("activated", figure=mover.id, why="activation")
     spaces = int(step_.arg("move", 0))
     targets = [i.space for i in figures.target_of(ctx, mover) if i.space is not None]
+    targets += [f.space for f in special.monster_targets(ctx, mover)]
+    targets = special.hunt_goals(ctx, mover) or targets
     if spaces and targets:
         figures.move_toward(ctx, mover, targets, spaces)
     _end_activation(ctx, Step("end_activation", None, {"figure": mover.id}))
@@ -76,6 +80,7 @@ def _end_round(ctx: Ctx, step_: Step) -> None:
     state.pending = [p for p in state.pending if p not in waiting]
     for pending in waiting:
         run_effects(ctx, [{"spawn": pending["spawn"]}])
+    special.end_of_round(ctx)
     ended = [m for m in state.modifiers if m.get("until_round") == state.round]
     state.modifiers = [m for m in state.modifiers if m not in ended]
     for modifier in ended:
@@ -84,6 +89,7 @@ def _end_round(ctx: Ctx, step_: Step) -> None:
     state.round_start = True
     for inv in state.investigators.values():
         inv.placed_token = False
+        inv.actions_taken = 0
     ctx.emit("round_began", round=state.round)
 
 

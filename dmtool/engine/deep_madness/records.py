@@ -77,6 +77,9 @@ class Investigator:
     placed_token: bool = False  # a domain token placed during this activation
     character: str | None = None  # the printed investigator (e.g. meredith-waite)
     search_cards: list[str] = field(default_factory=list)
+    actions_taken: int = 0  # actions taken this round (a rule may spare the first one)
+    madness: int = 0  # madness taken (the base game's sanity track is not modelled)
+    oxygen_exhausted: int = 0  # oxygen exhausted (the base game's oxygen track is not modelled)
 
     @property
     def infected(self) -> bool:
@@ -91,7 +94,8 @@ class Investigator:
             self.filth_tokens, self.infection_tokens,
             self.infection_card.clone() if self.infection_card else None, self.wounds,
             self.max_health, self.alive, list(self.domain_cards), dict(self.domain_tokens),
-            self.rest_draw_round, self.placed_token, self.character, list(self.search_cards))
+            self.rest_draw_round, self.placed_token, self.character, list(self.search_cards),
+            self.actions_taken, self.madness, self.oxygen_exhausted)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +108,8 @@ class Investigator:
             "domain_cards": list(self.domain_cards), "domain_tokens": dict(self.domain_tokens),
             "rest_draw_round": self.rest_draw_round, "placed_token": self.placed_token,
             "character": self.character, "search_cards": list(self.search_cards),
+            "actions_taken": self.actions_taken, "madness": self.madness,
+            "oxygen_exhausted": self.oxygen_exhausted,
         }
 
     @classmethod
@@ -119,7 +125,8 @@ class Investigator:
             int(d.get("wounds", 0)), d.get("max_health"), bool(d.get("alive", True)),
             list(d.get("domain_cards", [])), dict(d.get("domain_tokens", {})),
             d.get("rest_draw_round"), bool(d.get("placed_token", False)), d.get("character"),
-            list(d.get("search_cards", [])))
+            list(d.get("search_cards", [])), int(d.get("actions_taken", 0)),
+            int(d.get("madness", 0)), int(d.get("oxygen_exhausted", 0)))
 
 
 @dataclass(slots=True)

@@ -104,6 +104,7 @@ def build_state(catalog: ChapterCatalog, setup: dict[str, Any], rules: Rules) ->
     state.devoured = [int(r) for r in setup.get("devoured", [])]
     state.removed = {str(k): int(v) for k, v in setup.get("removed", {}).items()}
     state.killed = {str(k): int(v) for k, v in setup.get("killed", {}).items()}
+    state.on_cards = {str(k): int(v) for k, v in setup.get("on_cards", {}).items()}
     devour = setup.get("devour", {})
     state.devour_position = int(devour.get("position", 0))
     values = catalog.track_values()

@@ -42,6 +42,7 @@ class ChapterState:
     enlightenment: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     outcome: str = "ongoing"  # ongoing | won | lost
     reason: dict[str, Any] | None = None
+    on_cards: dict[str, int] = field(default_factory=dict)  # tokens lying on monster cards
 
     def clone(self) -> ChapterState:
         return ChapterState(
@@ -57,7 +58,7 @@ class ChapterState:
             self.domain_rule,
             {k: {"slots": list(v["slots"]), "filled": list(v["filled"])}
              for k, v in self.enlightenment.items()},
-            self.outcome, dict(self.reason) if self.reason else None)
+            self.outcome, dict(self.reason) if self.reason else None, dict(self.on_cards))
 
     def living(self) -> list[Investigator]:
         return [i for i in self.investigators.values() if i.alive]
@@ -93,4 +94,5 @@ class ChapterState:
             "enlightenment": {k: {"slots": list(v["slots"]), "filled": list(v["filled"])}
                               for k, v in sorted(self.enlightenment.items())},
             "infection_tokens_total": sum(i.infection_tokens for i in self.investigators.values()),
+            "on_cards": dict(sorted(self.on_cards.items())),
         }

@@ -10,9 +10,10 @@ from dmtool.engine.deep_madness.errors import Reject
 from dmtool.engine.deep_madness.records import Figure, Investigator
 
 INVESTIGATOR_STEPS = ("move", "force_move", "investigate", "rest", "enlighten", "attack",
-                      "gain", "die")
+                      "gain", "die", "exhaust_oxygen", "mark")
 SYSTEM_STEPS = ("start", "hazard", "end_activation", "activate", "end_round", "spawn", "kill",
-                "advance_devour", "measure", "effect")
+                "advance_devour", "measure", "effect", "monster_attack", "activation_order",
+                "card_effect", "refresh")
 STEP_KINDS = INVESTIGATOR_STEPS + SYSTEM_STEPS
 ACTIONS = ("move", "investigate", "rest", "attack")  # the steps that are an action
 

@@ -248,6 +248,20 @@ def _shortfall(value: Any, names: Names, negated: bool) -> Clause:
                                 f" must be taken from the {value.get('from')}, but none is left"))
 
 
+def _own_piece_in(value: Any, names: Names, negated: bool) -> Clause:
+    value = value if isinstance(value, Mapping) else {}
+    rooms = "a devoured room" if value.get("rooms") == "devoured" else "an undevoured room"
+    verb = "does not have " if negated else "has "
+    return Clause(True, phrase(verb, "their own ", component(value.get("component"), names),
+                               f" lying in {rooms}"))
+
+
+def _scoped(yes: Phrase, no: Phrase) -> Describer:
+    def describe(value: Any, names: Names, negated: bool) -> Clause:
+        return Clause(True, no if negated else yes)
+    return describe
+
+
 def _fixed(yes: Phrase, no: Phrase) -> Describer:
     def describe(value: Any, names: Names, negated: bool) -> Clause:
         return Clause(False, no if negated else yes)
@@ -270,6 +284,12 @@ CHAPTER_CONDITIONS: dict[str, Describer] = {
     "share_space": _share_space,
     "round_begins": _round_begins,
     "shortfall": _shortfall,
+    "on_spawn_marker": _scoped(("stands on a spawn marker's space",),
+                               ("does not stand on a spawn marker's space",)),
+    "own_piece_in": _own_piece_in,
+    "seen_by_figure": _scoped(("is in that figure's line of sight",),
+                              ("is not in that figure's line of sight",)),
+    "sees": _space("has in their line of sight ", "does not have in their line of sight "),
     "investigator_killed": _fixed(("an investigator is killed",), ("no investigator is killed",)),
     "devour_marker_at_end": _fixed(
         ("the devour marker reaches the last space of the devouring track",),

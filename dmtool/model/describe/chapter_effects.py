@@ -222,6 +222,46 @@ def _discard_path(value: Any, names: Names) -> Described:
                                  " of the path just used"))
 
 
+def _die(value: Any, names: Names) -> Described:
+    return Described("die", (f"on the spot ({_map(value).get('cause', 'a rule says so')})",))
+
+
+def _discard_here(value: Any, names: Names) -> Described:
+    return Described("discard", ("every ", component(_map(value).get("component"), names),
+                                 " lying in that figure's space"))
+
+
+def _place_on_card(value: Any, names: Names) -> Described:
+    value = _map(value)
+    return Described("place", phrase("1 ", component(value.get("component"), names),
+                                     " on the ", thing({"monster": value.get("card")}, names),
+                                     " monster card"))
+
+
+def _restore_room(value: Any, names: Names) -> Described:
+    return Described("restore", ("the devoured room they stand in to its normal side",))
+
+
+def _return_to_owner(value: Any, names: Names) -> Described:
+    value = _map(value)
+    piece = component(value.get("component"), names)
+    which: Phrase = (("every ", piece, " in that room") if value.get("from") == "room"
+                     else ("their own ", piece, ", wherever it lies,"))
+    return Described("return", phrase(which, " to the investigator who placed it"))
+
+
+def _spawn_along_path(value: Any, names: Names) -> Described:
+    value = _map(value)
+    raised = _map(value.get("treated_as"))
+    rule = MODIFIERS.get(str(raised.get("modifier")), str(raised.get("modifier")))
+    counts = (f" (an investigator who {rule} counts as holding at least "
+              f"{integer(raised.get('count'))})" if raised else "")
+    return Described("spawn", phrase(
+        thing({"monster": value.get("monster")}, names),
+        " figures along the shortest path to the investigator holding the most ",
+        component(value.get("of"), names, plural=True), ", as many as they hold", counts))
+
+
 CHAPTER_EFFECTS: dict[str, EffectDescriber] = {
     "none": _none,
     "gain": _gain,
@@ -240,6 +280,12 @@ CHAPTER_EFFECTS: dict[str, EffectDescriber] = {
     "flood_rooms": _flood_rooms,
     "reveal_infection_card": _reveal_infection_card,
     "discard_path": _discard_path,
+    "die": _die,
+    "discard_here": _discard_here,
+    "place_on_card": _place_on_card,
+    "restore_room": _restore_room,
+    "return_to_owner": _return_to_owner,
+    "spawn_along_path": _spawn_along_path,
 }
 
 __all__ = ["CHAPTER_EFFECTS", "describe_chapter_condition", "describe_chapter_effect",

@@ -113,6 +113,20 @@ CHAPTER_EVENTS: dict[str, Callable[[Event], str]] = {
     "before_winning": lambda e: f"{_n(e.get('rule'))} holds; what it needs first resolves.",
     "chapter_won": lambda e: f"The chapter is won ({e.get('rule')}).",
     "chapter_lost": lambda e: f"The chapter is lost ({e.get('rule')}).",
+    "activation_order": lambda e: f"The monster cards act in this order: {_n(e.get('order'))}.",
+    "monster_attacked": lambda e: (f"{_n(e.get('figure'))} attacks "
+                                   f"{_n(e.get(WHO) or e.get('target'))} "
+                                   f"({_amount({'amount': e.get('damage')}, 'damage')})."),
+    "special_rule": lambda e: f"The special rule {e.get('rule')} acts ({_n(e.get('at'))}).",
+    "marked": lambda e: f"{_n(e.get(WHO))} marks {_n(e.get('figure'))}.",
+    "oxygen_exhausted": lambda e: (f"{_n(e.get(WHO))} exhausts 1 oxygen "
+                                   f"({e.get('total')} so far)."),
+    "placed_on_card": lambda e: (f"A {_n(e.get('component')).lower()} piece goes on the "
+                                 f"{_n(e.get('card'))} card ({e.get('total')} there)."),
+    "returned": lambda e: (f"{_piece(e).capitalize()} on {e.get('space')} goes back to "
+                           f"{_n(e.get(WHO))}."),
+    "room_restored": lambda e: (f"Room {e.get('room')} turns back to its normal side "
+                                f"({_n(e.get(WHO))})."),
     "judged": lambda e: (f"Conditions judged: {count(len(e.get('held', [])), 'holds', 'hold')}, "
                          f"{len(e.get('unheld', []))} do not."),
 }

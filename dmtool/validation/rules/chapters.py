@@ -1,4 +1,5 @@
-"""Chapter rules (DM220-DM228): board and decks, named rooms, declared names, hazards, numbers."""
+"""Chapter rules (DM220-DM228, DM243): board and decks, named rooms, declared names, hazards,
+numbers, and special rules left as prose."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from dmtool.validation.schema_errors import did_you_mean
 
 _DECKS = ("room_deck", "devoured_deck")
 # Keys whose string value names a declared component, or a declared monster.
-_COMPONENT_KEYS = frozenset({"component", "via", "matching", "figure"})
-_MONSTER_KEYS = frozenset({"monster", "monster_dead"})
+_COMPONENT_KEYS = frozenset({"component", "via", "matching", "figure", "piece"})
+_MONSTER_KEYS = frozenset({"monster", "monster_dead", "entering"})
 # Lists of monster ids in the special setup (activation track spaces, withheld spawn cards).
 _MONSTER_LIST_KEYS = frozenset({"monsters", "withheld_spawn_cards"})
 # Parts of a chapter the name walk covers (the declarations themselves are not uses).
-_NAMED_SECTIONS = ("board", "special_setup", "devouring_track", "investigate", "winning", "losing")
+_NAMED_SECTIONS = ("board", "special_setup", "devouring_track", "investigate", "winning", "losing",
+                   "special_rules")
 # Room lists whose rooms must be on the board, besides single `room:` values.
 _ROOM_LIST_KEYS = frozenset({"rooms", "spawn_marker_rooms", "no_spawn_marker_rooms"})
 
@@ -36,6 +38,7 @@ def check(corpus: Corpus) -> Iterator[Diagnostic]:
         yield from _named_rooms(document)
         yield from _declared_names(document, _NAMED_SECTIONS)
         yield from _hazards(document)
+        yield from _prose_only(document)
     for document in corpus.of_kind("expansion-rules"):
         yield from _declared_names(document, ("losing",))
     yield from _numbers(chapters)
@@ -199,3 +202,12 @@ def _numbers(chapters: list[SourceDocument]) -> Iterator[Diagnostic]:
                 f"chapter number {key[1]} of '{key[0]}' is already used by '{first.data['id']}'; "
                 "number the chapters in rulebook order",
                 related=(first.locate(("number",)),))
+
+
+def _prose_only(document: SourceDocument) -> Iterator[Diagnostic]:
+    """A special rule with neither executed clauses nor a rule hook: the engine ignores it."""
+    for n, rule in enumerate(document.data.get("special_rules") or []):
+        if isinstance(rule, dict) and not rule.get("executes") and not rule.get("hook"):
+            yield diagnose("DM243", document.locate(("special_rules", n, "title")),
+                           f"the special rule '{rule.get('title')}' is prose only; give it "
+                           "'executes' clauses or the 'hook' that executes it")

@@ -46,14 +46,27 @@ def _codes(values: tuple[str, ...]) -> frozenset[str]:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Example: dmtool check content/ --format github",
 )
-@click.version_option(__version__, "-V", "--version", prog_name="dmtool")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _param, value: _print_version(ctx, value),
+              help="Show dmtool's version and its games' content version, and exit.")
 def cli() -> None:
     """Check, graph, test and publish Dawn of Madness and Deep Madness content."""
     # Imported here, not above: `dmtool --version` and `--help` need none of the rules.
     from dmtool.commands.rules import register_rules
+    from dmtool.config import use_author_trees
 
     register_rules()  # every command that checks content runs every rule `check` runs
+    use_author_trees(Path.cwd())  # one notion of the content and schemas for every command
     _start_up_done()
+
+
+def _print_version(ctx: click.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from dmtool.packaged import version_line
+
+    click.echo(version_line(__version__))
+    ctx.exit()
 
 
 class _StartUp:

@@ -18,8 +18,9 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.collector import collector_paused
-from dmtool.loading.discovery import Walked, content_roots
+from dmtool.loading.discovery import CONTENT_DIR_NAME, Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
+from dmtool.packaged import games_underneath
 from dmtool.validation import parallel
 from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
@@ -211,12 +212,24 @@ class FilesToCheck(Value):
         if options.whole_corpus:
             roots = content_roots(options.paths)
             context = checked if roots == list(options.paths) else discover(roots, walked)[0]
+            # The games dmtool ships, where the author's tree lacks them: an author's
+            # wanderer refers to the base game's monsters and cards.
+            games = games_underneath(roots or _content_below(options.paths))
+            if games:
+                context = [*context, *discover(games, walked)[0]]
         found = len(checked)
         if options.excluded is not None:
             checked = [p for p in checked if not options.excluded(p)]
             context = [p for p in context if not options.excluded(p)]
         names = {path: display_path(path) for path in {*checked, *context}}
         return cls(checked, problems, names, sorted(names, key=names.__getitem__), found)
+
+
+def _content_below(paths: tuple[Path, ...]) -> list[Path]:
+    """The content/ folders directly inside the folders given (`dmtool check .` at the
+    top of an author's repository)."""
+    return [path / CONTENT_DIR_NAME for path in paths
+            if path.is_dir() and (path / CONTENT_DIR_NAME).is_dir()]
 
 
 def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet,

@@ -29,6 +29,11 @@ _FOLDER_PATH = click.Path(path_type=Path, file_okay=False)
 _EXISTING_PATH = click.Path(exists=True, path_type=Path)
 
 
+_CONTENT_HELP = ("The content folder (or a checkout holding content/); default: the configured "
+                 "'content', else content/ here. The games dmtool ships are read beneath it. "
+                 "Example: --content ../dm/content")
+
+
 def _tidy() -> None:
     """Before a command writes: remove what a killed dmtool left (dmtool.writing sweeps by
     its journals). Only commands that write pay for it, so `check` starts as fast as ever."""
@@ -477,9 +482,11 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="Games in a row (seeds S, S+1, ...), each from the campaign file. Example: --games 3")
 @click.option("--log/--quiet", default=True,
               help="Print each game's event log (default) or only its result. Example: --quiet")
+@click.option("--content", type=_FOLDER_PATH, default=None, help=_CONTENT_HELP)
 def play(wanderer: str, seed: int, policy: str, players: int, variant: str, score_goal: str | None,
-         devour: bool, abomination: str | None, campaign: Path | None, games: int, log: bool) -> None:
-    """Play whole games of a wanderer from content/ with automatic players.
+         devour: bool, abomination: str | None, campaign: Path | None, games: int, log: bool,
+         content: Path | None) -> None:
+    """Play whole games of a wanderer from the content tree with automatic players.
 
     Exit code 0 when every game ran to its end, 1 when the campaign file has problems or a
     game could not finish, 2 for unusable options.
@@ -490,8 +497,23 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
         _tidy()
     options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
                           score_goal=int(score_goal) if score_goal else None, devour=devour,
-                          abomination=abomination, campaign=campaign, games=games, log=log)
+                          abomination=abomination, campaign=campaign, games=games, log=log,
+                          content=_content(content))
     sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
+
+
+def _content(given: Path | None) -> Path:
+    """The content tree a command plays: --content, else the configured one, else content/
+    here, else the packaged games (said on standard error, as it is not obvious)."""
+    if given is not None:
+        return given
+    from dmtool.model.content_index import default_content_dir
+    from dmtool.packaged import packaged_content_dir
+
+    found = default_content_dir()
+    if found == packaged_content_dir() and not Path("content").is_dir():
+        click.echo(f"dmtool: no content/ here; using the games dmtool ships ({found})", err=True)
+    return found
 
 
 def _listed(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -526,8 +548,7 @@ def _jobs(value: str) -> int | None:
               help="The first game's seed. Example: --seed 1000")
 @click.option("--jobs", default="auto", show_default=True, metavar="N|auto",
               help="Local worker processes; the results are the same for any number. Example: --jobs 2")
-@click.option("--content", type=_FOLDER_PATH, default=Path("content"),
-              show_default=True, help="The content folder (or a checkout holding content/). Example: --content ../dm/content")
+@click.option("--content", type=_FOLDER_PATH, default=None, help=_CONTENT_HELP)
 @click.option("--against", type=_FOLDER_PATH, default=None,
               metavar="PATH", help="Also play the same seeds on another content tree (or a checkout of "
               "another commit) and report each outcome's change with a significance test. "
@@ -542,7 +563,7 @@ def _jobs(value: str) -> int | None:
 @click.option("--json", "json_path", type=_FILE_PATH, default=None,
               help="Also write the report as JSON. Example: --json balance.json")
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
-            players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
+            players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path | None,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
             json_path: Path | None) -> None:
     """Play many seeded games of a wanderer on every core and report what they reach.
@@ -565,7 +586,7 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     options = BalanceOptions(
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
-        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler)
+        jobs=_jobs(jobs), content=_content(content), against=against, scheduler=scheduler)
     sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path)))
 
 

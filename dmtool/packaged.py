@@ -53,6 +53,11 @@ def content_dir() -> Path:
     return local.resolve() if local.is_dir() else packaged_content_dir()
 
 
+def checkout_content(path: Path) -> Path:
+    """A content folder, or a checkout (such as a git worktree) that holds one."""
+    return path / "content" if (path / "content").is_dir() else path
+
+
 def games_underneath(roots: list[Path]) -> list[Path]:
     """The packaged games an author's content roots lack: each game's folder, unless a
     root has its own folder of that name (the author's copy takes precedence)."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dmtool import __version__
 from dmtool.balance.against import compare
 from dmtool.balance.games import Bundle, Config, chunks
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
@@ -14,6 +16,7 @@ from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
 from dmtool.engine.dawn_of_madness.play.policies import policy_names
 from dmtool.errors import UsageError
+from dmtool.packaged import checkout_content, content_digest, games_underneath
 
 
 @dataclass(frozen=True)
@@ -46,9 +49,12 @@ class BalanceOutcome:
         return any(r.interrupted for r in self.runs)
 
 
-def content_root(path: Path) -> Path:
-    """A content folder, or a checkout (such as a git worktree) that holds one."""
-    return path / "content" if (path / "content").is_dir() else path
+
+def provenance(root: Path) -> dict[str, str]:
+    """What a report was made with: dmtool's version, and the content played (its folder,
+    which the replay line names, and a digest of it and of the packaged games it read)."""
+    return {"dmtool_version": __version__, "content": os.path.abspath(root),
+            "content_digest": content_digest([root, *games_underneath([root])])}
 
 
 def configurations(options: BalanceOptions) -> tuple[Config, ...]:
@@ -91,8 +97,8 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     """Play every configuration's games (on both trees with --against) and build the
     report. Ctrl-C ends the playing early; the report covers the games finished."""
     configs = configurations(options)
-    bundle = _bundle(content_root(options.content), options.wanderer)
-    other = (_bundle(content_root(options.against), options.wanderer)
+    bundle = _bundle(checkout_content(options.content), options.wanderer)
+    other = (_bundle(checkout_content(options.against), options.wanderer)
              if options.against is not None else None)
     runner, workers = _runner(options)
     plan = list(chunks(len(configs), options.games, options.seed))
@@ -107,6 +113,7 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     result = collect(runner(bundle, configs, plan), configs, plan, options.games,
                      progress=step(0), workers=workers)
     report = build(result, bundle, seed=options.seed)
+    report.update(provenance(checkout_content(options.content)))
     runs = [result]
     if other is not None and not result.interrupted:
         before = collect(runner(other, configs, plan), configs, plan, options.games,

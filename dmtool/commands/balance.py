@@ -12,9 +12,11 @@ from typing import TextIO
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
+from dmtool.engine.dawn_of_madness.play.command import refusal
+from dmtool.packaged import checkout_content
 from dmtool.writing import check_report_path, write_report
 
-EXIT_DONE, EXIT_INTERRUPTED = 0, 130  # 130: what a shell reports for Ctrl-C
+EXIT_DONE, EXIT_REFUSED, EXIT_INTERRUPTED = 0, 1, 130  # 130: what a shell reports for Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,12 @@ def balance_command(request: BalanceRequest) -> int:
     for path in (request.json_path, request.html):
         if path is not None:  # refused now, not after minutes of games
             check_report_path(path, content_roots=roots)
+    for tree in (request.options.content, request.options.against):
+        # Content that fails `dmtool check` is not played: its games would measure a bug.
+        refused = refusal(checkout_content(tree)) if tree is not None else None
+        if refused is not None:
+            sys.stdout.write(refused)
+            return EXIT_REFUSED
     progress = ProgressLine(sys.stderr)
     try:
         outcome = run_balance(request.options, progress=progress)

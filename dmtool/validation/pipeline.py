@@ -57,7 +57,7 @@ class CheckOptions(Frozen):
 
     __slots__ = _fields = ("paths", "select", "ignore", "schema_dir", "whole_corpus",
                            "max_file_size", "excluded", "excluded_by", "progress",
-                           "cache_dir", "ignores", "jobs")
+                           "cache_dir", "ignores", "jobs", "trees")
     paths: tuple[Path, ...]
     select: frozenset[str]
     ignore: frozenset[str]
@@ -76,6 +76,9 @@ class CheckOptions(Frozen):
     ignores: IgnoreSettings | None
     # Processes to check with (the CLI's --jobs, resolved: 1 checks in this process alone).
     jobs: int
+    # Folders to read as content trees whatever their names (a command's --content): the
+    # packaged games they lack are read with them, as under a content/ folder.
+    trees: tuple[Path, ...]
 
     def __init__(self, *, paths: tuple[Path, ...], select: frozenset[str] = frozenset(),
                  ignore: frozenset[str] = frozenset(), schema_dir: Path | None = None,
@@ -84,7 +87,7 @@ class CheckOptions(Frozen):
                  excluded_by: str = "the configuration's 'exclude' setting",
                  progress: Callable[[int, int], None] | None = None,
                  cache_dir: Path | None = None, ignores: IgnoreSettings | None = None,
-                 jobs: int = 1) -> None:
+                 jobs: int = 1, trees: tuple[Path, ...] = ()) -> None:
         _set = object.__setattr__
         _set(self, "paths", paths)
         _set(self, "select", select)
@@ -98,6 +101,7 @@ class CheckOptions(Frozen):
         _set(self, "cache_dir", cache_dir)
         _set(self, "ignores", ignores)
         _set(self, "jobs", jobs)
+        _set(self, "trees", trees)
 
 
 class CheckResult(Value):
@@ -214,7 +218,8 @@ class FilesToCheck(Value):
             context = checked if roots == list(options.paths) else discover(roots, walked)[0]
             # The games dmtool ships, where the author's tree lacks them: an author's
             # wanderer refers to the base game's monsters and cards.
-            games = games_underneath(roots or _content_below(options.paths))
+            games = games_underneath(
+                [*(roots or _content_below(options.paths)), *options.trees])
             if games:
                 context = [*context, *discover(games, walked)[0]]
         found = len(checked)

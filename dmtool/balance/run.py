@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from dmtool import __version__
+from dmtool.balance.address import scheduler_address
 from dmtool.balance.against import compare
-from dmtool.balance.games import Bundle, Config, chunks
+from dmtool.balance.games import Bundle, Config, Plan
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
 from dmtool.balance.report import build
 from dmtool.engine.core.errors import EngineFault
@@ -87,9 +88,13 @@ def _bundle(root: Path, wanderer: str) -> Bundle:
 
 def _runner(options: BalanceOptions) -> tuple[Runner, str]:
     if options.scheduler:
-        from dmtool.balance.cluster import dask_runner  # optional dependency, loaded on use
-
-        return dask_runner(options.scheduler), f"the Dask cluster at {options.scheduler}"
+        address = scheduler_address(options.scheduler)[0]  # a usage error before any import
+        try:
+            from dmtool.balance.cluster import dask_runner  # optional dependency, loaded on use
+        except ImportError:
+            raise UsageError("--scheduler needs Dask distributed: pip install "
+                             "'dmtool[cluster]'.") from None
+        return dask_runner(address), f"the Dask cluster at {address}"
     return local_runner(options.jobs or cores())
 
 
@@ -101,8 +106,8 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     other = (_bundle(checkout_content(options.against), options.wanderer)
              if options.against is not None else None)
     runner, workers = _runner(options)
-    plan = list(chunks(len(configs), options.games, options.seed))
-    games_each = sum(c.count for c in plan)
+    plan = Plan(len(configs), options.games, options.seed)
+    games_each = plan.total
     everything = games_each * (2 if other else 1)
 
     def step(offset: int) -> Progress | None:  # one bar over both trees
@@ -114,6 +119,8 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
                      progress=step(0), workers=workers)
     report = build(result, bundle, seed=options.seed)
     report.update(provenance(checkout_content(options.content)))
+    if result.lost:  # a partial report says why it is partial
+        report["lost"] = result.lost
     runs = [result]
     if other is not None and not result.interrupted:
         before = collect(runner(other, configs, plan), configs, plan, options.games,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +18,7 @@ from dmtool.balance.text import render_text
 from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.command import refusal
 from dmtool.packaged import checkout_content
-from dmtool.writing import check_report_path, write_report
+from dmtool.writing import WriteRefused, check_report_path, write_report
 
 EXIT_DONE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130  # 130: what a shell reports for Ctrl-C
 
@@ -62,6 +64,20 @@ class ProgressLine:
         return time.monotonic() - self.start
 
 
+def _writable(path: Path) -> None:
+    """Refuse a report path that cannot be written before the first game: its folder is
+    made (as the write would make it) and a file is created there and removed."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise WriteRefused(f"will not write the report to {path.as_posix()}: {folder.as_posix()} "
+                           f"cannot be written to ({exc.strerror or exc}); choose another "
+                           "file name") from None
+
+
 def balance_command(request: BalanceRequest) -> int:
     if request.options.scheduler:
         scheduler_address(request.options.scheduler)  # a usage error before anything else
@@ -69,6 +85,7 @@ def balance_command(request: BalanceRequest) -> int:
     for path in (request.json_path, request.html):
         if path is not None:  # refused now, not after minutes of games
             check_report_path(path, content_roots=roots)
+            _writable(path)
     for tree in (request.options.content, request.options.against):
         # Content that fails `dmtool check` is not played: its games would measure a bug.
         refused = refusal(checkout_content(tree)) if tree is not None else None

@@ -614,8 +614,9 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
     storybooks and branch pictures, and the references (glossary, game data, diagnostics,
     command line, schemas).
 
-    CONTENT is the content folder (default: content/). The content is checked first and the
-    report is the one `dmtool check` prints for that folder (the same configuration applies);
+    CONTENT is the content folder (default: the configured one, else content/). The
+    content is checked first and the report is the one `dmtool check` prints for that
+    folder (the same configuration applies);
     with errors nothing is built unless --allow-errors. Exit code 0 when built, 1 for content
     errors or a site that cannot be built, 2 for a usage error.
     """
@@ -625,7 +626,8 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
     _tidy()
     config = load_config(Path.cwd())
     result = run_site(SiteOptions(
-        content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
+        content=content or config.content or Path("content"), out=out, fmt=fmt,
+        force=force, dry_run=dry_run,
         allow_errors=allow_errors, select=frozenset(config.select),
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
         excluded=config.is_excluded if config.exclude else None, commands=cli))

@@ -5,7 +5,8 @@ The wheel must carry the schemas and the games' own content: the wanderer refers
 base-game terror and must check clean; play, balance, site and the language server work
 there; both pre-commit hooks work through `pre-commit try-repo`, which installs this
 repository non-editable, as pre-commit does for every user. One venv serves the module
-(building and installing is most of its time); pip reaches only the configured index.
+(building and installing is most of its time); pip reaches only the configured index,
+once, for every wheel the module installs.
 """
 
 from __future__ import annotations
@@ -84,6 +85,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     _run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist),
           str(here.source)], here.root, here.env)
     (wheel,) = dist.glob("dmtool-*.whl")
+    # Every wheel needed, fetched once: the venv and pre-commit's own environment for the
+    # hooks (which builds dmtool from its repository) then install without the network.
+    house = here.root / "wheelhouse"
+    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+          "--wheel-dir", str(house), str(wheel), "pre-commit>=3.5,<5", "setuptools>=68",
+          "wheel"], here.root, here.env, timeout=900)
+    here.env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(house))
     venv.create(here.root / "venv", with_pip=True)
     _run([str(here.bin / "python"), "-m", "pip", "install", "--quiet",
           "--disable-pip-version-check", str(wheel), "pre-commit>=3.5,<5"],

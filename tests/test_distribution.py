@@ -91,7 +91,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
           "--wheel-dir", str(house), str(wheel), "pre-commit>=3.5,<5", "setuptools>=68",
           "wheel"], here.root, here.env, timeout=900)
-    here.env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(house))
+    # No byte-compiling on install either: most of an install's time, for files this
+    # module runs a few times at most.
+    here.env.update(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(house), PIP_NO_COMPILE="1")
     venv.create(here.root / "venv", with_pip=True)
     _run([str(here.bin / "python"), "-m", "pip", "install", "--quiet",
           "--disable-pip-version-check", str(wheel), "pre-commit>=3.5,<5"],

@@ -1,4 +1,6 @@
-# The few commands a person types. Each bootstraps .venv on a fresh machine.
+# The few commands a person types. Each bootstraps .venv on a fresh machine. `make test`
+# also builds the sdist and the wheel into dist/ (with the schemas and the games' content,
+# see setup.py) and checks their metadata with twine.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -68,6 +70,9 @@ check: $(STAMP) engine
 test: $(STAMP) engine $(RENDERER) $(BROWSER)
 	$(BIN)/ruff check dmtool tests bench
 	$(BIN)/lint-imports --no-logo --no-cache
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist . >/dev/null
+	$(BIN)/twine check --strict dist/*
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 site: $(STAMP) $(RENDERER)
@@ -78,4 +83,4 @@ bench: $(STAMP) engine $(RENDERER)
 
 clean:
 	test ! -x $(BIN)/python || $(BIN)/python dmtool/engine/build.py --clean
-	rm -rf $(VENV) site .dmtool-cache bench/out test-artifacts
+	rm -rf $(VENV) site .dmtool-cache bench/out test-artifacts dist build

@@ -29,6 +29,11 @@ _FOLDER_PATH = click.Path(path_type=Path, file_okay=False)
 _EXISTING_PATH = click.Path(exists=True, path_type=Path)
 
 
+_CONTENT_HELP = ("The content folder (or a checkout holding content/); default: the configured "
+                 "'content', else content/ here. The games dmtool ships are read beneath it. "
+                 "Example: --content ../dm/content")
+
+
 def _tidy() -> None:
     """Before a command writes: remove what a killed dmtool left (dmtool.writing sweeps by
     its journals). Only commands that write pay for it, so `check` starts as fast as ever."""
@@ -46,14 +51,27 @@ def _codes(values: tuple[str, ...]) -> frozenset[str]:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Example: dmtool check content/ --format github",
 )
-@click.version_option(__version__, "-V", "--version", prog_name="dmtool")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _param, value: _print_version(ctx, value),
+              help="Show dmtool's version and its games' content version, and exit.")
 def cli() -> None:
     """Check, graph, test and publish Dawn of Madness and Deep Madness content."""
     # Imported here, not above: `dmtool --version` and `--help` need none of the rules.
     from dmtool.commands.rules import register_rules
+    from dmtool.config import use_author_trees
 
     register_rules()  # every command that checks content runs every rule `check` runs
+    use_author_trees(Path.cwd())  # one notion of the content and schemas for every command
     _start_up_done()
+
+
+def _print_version(ctx: click.Context, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from dmtool.packaged import version_line
+
+    click.echo(version_line(__version__))
+    ctx.exit()
 
 
 class _StartUp:
@@ -500,9 +518,11 @@ def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, g
               help="Games in a row (seeds S, S+1, ...), each from the campaign file. Example: --games 3")
 @click.option("--log/--quiet", default=True,
               help="Print each game's event log (default) or only its result. Example: --quiet")
+@click.option("--content", type=_FOLDER_PATH, default=None, help=_CONTENT_HELP)
 def play(wanderer: str, seed: int, policy: str, players: int, variant: str, score_goal: str | None,
-         devour: bool, abomination: str | None, campaign: Path | None, games: int, log: bool) -> None:
-    """Play whole games of a wanderer from content/ with automatic players.
+         devour: bool, abomination: str | None, campaign: Path | None, games: int, log: bool,
+         content: Path | None) -> None:
+    """Play whole games of a wanderer from the content tree with automatic players.
 
     Exit code 0 when every game ran to its end, 1 when the campaign file has problems or a
     game could not finish, 2 for unusable options.
@@ -513,8 +533,23 @@ def play(wanderer: str, seed: int, policy: str, players: int, variant: str, scor
         _tidy()
     options = PlayOptions(wanderer=wanderer, seed=seed, policy=policy, players=players, variant=variant,
                           score_goal=int(score_goal) if score_goal else None, devour=devour,
-                          abomination=abomination, campaign=campaign, games=games, log=log)
+                          abomination=abomination, campaign=campaign, games=games, log=log,
+                          content=_content(content))
     sys.exit(run_play(options, emit=lambda text: click.echo(text, nl=False)))
+
+
+def _content(given: Path | None) -> Path:
+    """The content tree a command plays: --content, else the configured one, else content/
+    here, else the packaged games (said on standard error, as it is not obvious)."""
+    if given is not None:
+        return given
+    from dmtool.model.content_index import default_content_dir
+    from dmtool.packaged import packaged_content_dir
+
+    found = default_content_dir()
+    if found == packaged_content_dir() and not Path("content").is_dir():
+        click.echo(f"dmtool: no content/ here; using the games dmtool ships ({found})", err=True)
+    return found
 
 
 def _listed(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -549,8 +584,7 @@ def _jobs(value: str) -> int | None:
               help="The first game's seed. Example: --seed 1000")
 @click.option("--jobs", default="auto", show_default=True, metavar="N|auto",
               help="Local worker processes; the results are the same for any number. Example: --jobs 2")
-@click.option("--content", type=_FOLDER_PATH, default=Path("content"),
-              show_default=True, help="The content folder (or a checkout holding content/). Example: --content ../dm/content")
+@click.option("--content", type=_FOLDER_PATH, default=None, help=_CONTENT_HELP)
 @click.option("--against", type=_FOLDER_PATH, default=None,
               metavar="PATH", help="Also play the same seeds on another content tree (or a checkout of "
               "another commit) and report each outcome's change with a significance test. "
@@ -576,7 +610,7 @@ def _jobs(value: str) -> int | None:
 @click.option("--visits", type=_FILE_PATH, default=None,
               help="Also write per-entry and per-option visit counts as CSV. Example: --visits visits.csv")
 def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tuple[str, ...],
-            players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path,
+            players: tuple[str, ...], devour: bool, seed: int, jobs: str, content: Path | None,
             against: Path | None, scheduler: str | None, fmt: str, html: Path | None,
             json_path: Path | None, epsilons: tuple[str, ...], sweep: str | None,
             visits: Path | None) -> None:
@@ -605,7 +639,7 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
     options = BalanceOptions(
         wanderer=wanderer, games=games, policies=_listed(policies) or ("greedy",),
         variants=_listed(variants) or ("standard",), players=counts, devour=devour, seed=seed,
-        jobs=_jobs(jobs), content=content, against=against, scheduler=scheduler, sweep=sweep,
+        jobs=_jobs(jobs), content=_content(content), against=against, scheduler=scheduler, sweep=sweep,
         epsilons=chances)
     sys.exit(balance_command(BalanceRequest(options, fmt=fmt, html=html, json_path=json_path,
                                             visits=visits)))
@@ -638,8 +672,9 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
     storybooks and branch pictures, and the references (glossary, game data, diagnostics,
     command line, schemas).
 
-    CONTENT is the content folder (default: content/). The content is checked first and the
-    report is the one `dmtool check` prints for that folder (the same configuration applies);
+    CONTENT is the content folder (default: the configured one, else content/). The
+    content is checked first and the report is the one `dmtool check` prints for that
+    folder (the same configuration applies);
     with errors nothing is built unless --allow-errors. Exit code 0 when built, 1 for content
     errors or a site that cannot be built, 2 for a usage error.
     """
@@ -649,7 +684,8 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
     _tidy()
     config = load_config(Path.cwd())
     result = run_site(SiteOptions(
-        content=content or Path("content"), out=out, fmt=fmt, force=force, dry_run=dry_run,
+        content=content or config.content or Path("content"), out=out, fmt=fmt,
+        force=force, dry_run=dry_run,
         allow_errors=allow_errors, select=frozenset(config.select),
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
         excluded=config.is_excluded if config.exclude else None, commands=cli,

@@ -10,6 +10,7 @@ from typing import Any
 
 from dmtool.diagnostics import catalogue
 from dmtool.errors import ConfigError, UsageError
+from dmtool.packaged import set_author_trees
 from dmtool.patterns import lazy
 from dmtool.reporters import FORMATS
 from dmtool.validation.suppressions import FileIgnore
@@ -30,7 +31,7 @@ class Config(Frozen):
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
     __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
-                           "exclude", "per_file_ignores", "source")
+                           "exclude", "per_file_ignores", "content", "schemas", "source")
     select: tuple[str, ...]
     ignore: tuple[str, ...]
     strict: bool
@@ -42,12 +43,17 @@ class Config(Frozen):
     exclude: tuple[str, ...]
     # `per-file-ignores`: codes silenced in the files a pattern matches, each with a reason.
     per_file_ignores: tuple[FileIgnore, ...]
+    # The author's content tree and schemas folder (None: content/ and schemas/ of the
+    # working folder where they exist, else the packaged games and schemas).
+    content: Path | None
+    schemas: Path | None
     source: Path | None
 
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
                  strict: bool = False, format: str = "text",
                  paths: tuple[Path, ...] = (), max_file_size: int | None = None,
                  exclude: tuple[str, ...] = (), per_file_ignores: tuple[FileIgnore, ...] = (),
+                 content: Path | None = None, schemas: Path | None = None,
                  source: Path | None = None) -> None:
         _set = object.__setattr__
         _set(self, "select", select)
@@ -58,6 +64,8 @@ class Config(Frozen):
         _set(self, "max_file_size", max_file_size)
         _set(self, "exclude", exclude)
         _set(self, "per_file_ignores", per_file_ignores)
+        _set(self, "content", content)
+        _set(self, "schemas", schemas)
         _set(self, "source", source)
 
     @property
@@ -127,6 +135,19 @@ def load_config(start: Path) -> Config:
             if table is not None:
                 return _from_table(table, candidate)
     return Config()
+
+
+def use_author_trees(start: Path) -> Config | None:
+    """Tell every command where the author's content and schemas are (the `content` and
+    `schemas` keys of the configuration at `start`); None when the configuration cannot
+    be read: the command that reads it reports why."""
+    try:
+        config = load_config(start)
+    except ConfigError:
+        set_author_trees(schemas=None, content=None)
+        return None
+    set_author_trees(schemas=config.schemas, content=config.content)
+    return config
 
 
 class _Invalid(Exception):
@@ -256,6 +277,15 @@ def _size(value: Any, _base: Path | None) -> int:
     return value
 
 
+def _folder(value: Any, base: Path | None) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise _Invalid(f"must be a folder path (a string), not {_kind(value)}.")
+    folder = base / value if base else Path(value)
+    if not folder.is_dir():
+        raise _Invalid(f"names {value!r}, which is not a folder.")
+    return folder
+
+
 def _patterns(value: Any, _base: Path | None) -> tuple[str, ...]:
     return tuple(_strings(value))
 
@@ -288,6 +318,8 @@ _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "max-file-size": _size,
     "exclude": _patterns,
     "per-file-ignores": _per_file_ignores,
+    "content": _folder,
+    "schemas": _folder,
 }
 _FIELD_KEYS = {key.replace("-", "_"): key for key in _KEYS}
 

@@ -9,6 +9,7 @@ import yaml as _yaml  # PyYAML, only to write test files
 
 from dmtool.loading import read_document
 from dmtool.model.storybook import Storybook
+from dmtool.packaged import GAME_FOLDERS
 from dmtool.storygraph.analysis import Analysis, analyse
 from dmtool.storygraph.context import StoryContext
 
@@ -162,6 +163,8 @@ def content_tree(tmp_path: Path, entries: list[dict[str, Any]]) -> Path:
 
     folder = tmp_path / "content" / "wanderers" / "mara"
     folder.mkdir(parents=True, exist_ok=True)
+    for game in GAME_FOLDERS:  # games of its own (none), as tests/cases' Mara: the packaged
+        (tmp_path / "content" / game).mkdir(exist_ok=True)  # games' round trackers stay out
     for source in CASE_TREE.glob("*.yaml"):
         if source.name != "storybook.yaml":
             shutil.copyfile(source, folder / source.name)

@@ -166,7 +166,7 @@ def test_an_interrupted_gathering_keeps_the_games_finished() -> None:
 
     result = collect(stopped(), configs, plan, 3 * CHUNK)
     assert result.interrupted and result.finished == 2 * CHUNK
-    assert result.tallies[0].games == 2 * CHUNK and result.missing == plan[2:]
+    assert result.tallies[0].games == 2 * CHUNK and list(result.missing()) == plan[2:]
 
 
 def _read_until(fd: int, pattern: re.Pattern[bytes], seconds: float) -> bytes:

@@ -25,6 +25,7 @@ from dmtool.commands.rules import register_rules
 from dmtool.daemon.ahead import CheckAhead, _about_content
 from dmtool.diagnostics import Report
 from dmtool.loading import SourceDocument
+from dmtool.packaged import GAME_FOLDERS
 from dmtool.validation import filekeys
 from dmtool.validation.live import LiveCheck
 from dmtool.validation.pipeline import CheckOptions, run_check
@@ -69,7 +70,10 @@ def _trusted_stats(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
-    return _tree(tmp_path)
+    root = _tree(tmp_path)
+    for game in GAME_FOLDERS:  # games of its own (none): the packaged ones stay out of the counts
+        (root / game).mkdir()
+    return root
 
 
 def _options(folder: Path) -> CheckOptions:

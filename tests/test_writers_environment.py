@@ -65,7 +65,7 @@ def test_a_name_too_long(project: Path, capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize("command", [
     ["check", "content", "-o", "notes.txt/report.txt"],
     ["site", "content", "-o", "notes.txt/site"],
-    ["play", "--quiet", "--campaign", "notes.txt/state.yaml"],
+    ["play", "--quiet", "--campaign", "notes.txt/state.yaml", "--content", f"{REPO}/content"],
 ])
 def test_not_a_folder(project: Path, capsys: pytest.CaptureFixture[str],
                       monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
@@ -116,7 +116,7 @@ def _deny(monkeypatch: pytest.MonkeyPatch, step: str, code: int) -> None:
 @pytest.mark.parametrize("command", [
     ["check", "content", "-o", "report.txt"],
     ["new", "wanderer", "Ilse Marrow", "--dir", "content/wanderers"],
-    ["play", "--quiet", "--campaign", "state.yaml"],
+    ["play", "--quiet", "--campaign", "state.yaml", "--content", f"{REPO}/content"],
 ])
 def test_read_only_or_denied(project: Path, capsys: pytest.CaptureFixture[str],
                              monkeypatch: pytest.MonkeyPatch, code: int, words: str,

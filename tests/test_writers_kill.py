@@ -273,7 +273,8 @@ def test_new_wanderer(project: Path, tmp_path: Path) -> None:
 
 def test_play_campaign(project: Path) -> None:
     state = project / "campaign.yaml"
-    command = ["play", "--quiet", "--seed", "5", "--campaign", "campaign.yaml"]
+    command = ["play", "--quiet", "--seed", "5", "--campaign", "campaign.yaml", "--content",
+               str(REPO / "content")]  # the project's own content/ holds no wanderer
     run(command, project)
     old = state.read_bytes()
 

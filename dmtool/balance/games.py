@@ -60,6 +60,23 @@ class Chunk:
     count: int
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A run's chunks, made as they are asked for (never all at once: a run of 10^12
+    games holds no list of its tasks), as often as they are iterated."""
+
+    configs: int
+    games: int
+    seed: int
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return chunks(self.configs, self.games, self.seed)
+
+    @property
+    def total(self) -> int:
+        return self.configs * self.games
+
+
 def chunks(configs: int, games: int, seed: int) -> Iterator[Chunk]:
     """The tasks of a run, in the order their tallies are merged."""
     for number in range(configs):

@@ -236,6 +236,10 @@ def render_fragment(report: dict[str, Any]) -> str:
              f"({escape(report['storybook'])})</h1>",
              f"<p>{report['games']:,} seeded games per configuration from seed "
              f"{report['seed']}.</p>"]
+    if report.get("dmtool_version"):  # what made it: a report is evidence only with this
+        parts.append(f"<p>dmtool {escape(report['dmtool_version'])}, content "
+                     f"{escape(report['content'])} (digest {escape(report['content_digest'])})"
+                     "</p>")
     if report["interrupted"]:
         parts.append(f"<p><strong>Interrupted:</strong> the figures cover the "
                      f"{report['finished']:,} games that finished.</p>")

@@ -6,14 +6,24 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 
 from dmtool.balance.games import Bundle, Chunk, Config, play_chunk
 from dmtool.balance.tally import Tally
 
 Progress = Callable[[int, int], None]  # (games finished, games in the run)
-Runner = Callable[[Bundle, tuple[Config, ...], list[Chunk]], Iterator[tuple[Chunk, Tally]]]
+Runner = Callable[[Bundle, tuple[Config, ...], Iterable[Chunk]], Iterator[tuple[Chunk, Tally]]]
+# Chunks sent ahead of those finished, per worker: enough to keep every worker busy, few
+# enough that the parent's memory does not grow with the number of games.
+AHEAD = 4
+
+
+class RunLost(Exception):
+    """The workers (or the cluster) went away mid-run; the text says what was lost. The
+    games finished before are kept and reported."""
 
 
 @dataclass
@@ -26,7 +36,16 @@ class RunResult:
     finished: int  # games finished, over all configurations
     interrupted: bool = False
     workers: str = ""
-    missing: list[Chunk] = field(default_factory=list)
+    plan: Iterable[Chunk] = ()
+    done: frozenset[Chunk] = frozenset()  # finished chunks after the first unfinished one
+    merged: int = 0  # chunks of the plan finished in order, from its start
+    lost: str = ""  # why the run stopped early without a Ctrl-C ("" when it did not)
+
+    def missing(self) -> Iterator[Chunk]:
+        """The chunks of the plan that did not finish, in order."""
+        for index, chunk in enumerate(self.plan):
+            if index >= self.merged and chunk not in self.done:
+                yield chunk
 
 
 def cores() -> int:
@@ -38,31 +57,40 @@ def cores() -> int:
 
 
 def collect(results: Iterable[tuple[Chunk, Tally]], configs: tuple[Config, ...],
-            chunks: list[Chunk], games: int, *, progress: Progress | None = None,
+            plan: Iterable[Chunk], games: int, *, progress: Progress | None = None,
             workers: str = "") -> RunResult:
-    """Gather chunk tallies as they come (any order), then merge them in seed order.
-    Ctrl-C stops the gathering; the games finished so far are still reported."""
-    done: dict[Chunk, Tally] = {}
-    total = sum(c.count for c in chunks)
-    finished = 0
-    interrupted = False
+    """Gather chunk tallies as they come, merging them in seed order as soon as the chunks
+    before them are in (the parent holds only those that came early). Ctrl-C, or the
+    workers lost, stops the gathering; the games finished so far are still reported."""
+    tallies = [Tally() for _ in configs]
+    early: dict[Chunk, Tally] = {}
+    total = games * len(configs)
+    order = iter(plan)
+    expected = next(order, None)
+    merged = finished = 0
+    interrupted, lost = False, ""
     try:
         for chunk, tally in results:
-            done[chunk] = tally
+            early[chunk] = tally
             finished += chunk.count
+            while expected is not None and expected in early:
+                tallies[expected.config].merge(early.pop(expected))
+                merged += 1
+                expected = next(order, None)
             if progress is not None:
                 progress(finished, total)
     except KeyboardInterrupt:
         interrupted = True
-    tallies = [Tally() for _ in configs]
-    for chunk in sorted(done):
-        tallies[chunk.config].merge(done[chunk])
-    missing = [c for c in chunks if c not in done]
-    return RunResult(configs, tallies, games, finished, interrupted, workers, missing)
+    except RunLost as why:
+        interrupted, lost = True, str(why)
+    for chunk in sorted(early):
+        tallies[chunk.config].merge(early[chunk])
+    return RunResult(configs, tallies, games, finished, interrupted, workers, plan,
+                     frozenset(early), merged, lost)
 
 
 def in_process(bundle: Bundle, configs: tuple[Config, ...],
-               chunks: list[Chunk]) -> Iterator[tuple[Chunk, Tally]]:
+               chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Tally]]:
     """Every chunk here, one after another (--jobs 1)."""
     for chunk in chunks:
         yield chunk, play_chunk(bundle, configs, chunk)
@@ -99,10 +127,17 @@ def process_pool(jobs: int) -> Runner:
     """A runner on `jobs` local worker processes."""
 
     def run(bundle: Bundle, configs: tuple[Config, ...],
-            chunks: list[Chunk]) -> Iterator[tuple[Chunk, Tally]]:
+            chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Tally]]:
         # Leaving the with-block (at the end, or on Ctrl-C) terminates the workers at once.
+        # Chunks are sent a few ahead (imap would queue every one of them up front).
         with _context().Pool(jobs, _start_worker, (bundle, configs)) as pool:
-            yield from pool.imap_unordered(_work, chunks)
+            sent: deque[AsyncResult[tuple[Chunk, Tally]]] = deque()
+            for chunk in chunks:
+                sent.append(pool.apply_async(_work, (chunk,)))
+                if len(sent) >= AHEAD * jobs:
+                    yield sent.popleft().get()
+            while sent:
+                yield sent.popleft().get()
 
     return run
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dmtool import __version__
+from dmtool.balance.address import scheduler_address
 from dmtool.balance.against import compare
-from dmtool.balance.games import Bundle, Config, chunks
+from dmtool.balance.games import Bundle, Config, Plan
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
 from dmtool.balance.report import build
 from dmtool.balance.sweep import parse_sweep, point_bundle, point_configs, summary
@@ -15,6 +18,7 @@ from dmtool.engine.core.errors import EngineFault
 from dmtool.engine.dawn_of_madness.constants import SCORE_GOALS
 from dmtool.engine.dawn_of_madness.play.policies import policy_error
 from dmtool.errors import UsageError
+from dmtool.packaged import checkout_content, content_digest, games_underneath
 
 
 @dataclass(frozen=True)
@@ -49,9 +53,12 @@ class BalanceOutcome:
         return any(r.interrupted for r in self.runs)
 
 
-def content_root(path: Path) -> Path:
-    """A content folder, or a checkout (such as a git worktree) that holds one."""
-    return path / "content" if (path / "content").is_dir() else path
+
+def provenance(root: Path) -> dict[str, str]:
+    """What a report was made with: dmtool's version, and the content played (its folder,
+    which the replay line names, and a digest of it and of the packaged games it read)."""
+    return {"dmtool_version": __version__, "content": os.path.abspath(root),
+            "content_digest": content_digest([root, *games_underneath([root])])}
 
 
 def configurations(options: BalanceOptions) -> tuple[Config, ...]:
@@ -89,9 +96,13 @@ def _bundle(root: Path, wanderer: str) -> Bundle:
 
 def _runner(options: BalanceOptions) -> tuple[Runner, str]:
     if options.scheduler:
-        from dmtool.balance.cluster import dask_runner  # optional dependency, loaded on use
-
-        return dask_runner(options.scheduler), f"the Dask cluster at {options.scheduler}"
+        address = scheduler_address(options.scheduler)[0]  # a usage error before any import
+        try:
+            from dmtool.balance.cluster import dask_runner  # optional dependency, loaded on use
+        except ImportError:
+            raise UsageError("--scheduler needs Dask distributed: pip install "
+                             "'dmtool[cluster]'.") from None
+        return dask_runner(address), f"the Dask cluster at {address}"
     return local_runner(options.jobs or cores())
 
 
@@ -99,16 +110,16 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     """Play every configuration's games (on both trees with --against) and build the
     report. Ctrl-C ends the playing early; the report covers the games finished."""
     configs = configurations(options)
-    bundle = _bundle(content_root(options.content), options.wanderer)
-    other = (_bundle(content_root(options.against), options.wanderer)
+    bundle = _bundle(checkout_content(options.content), options.wanderer)
+    other = (_bundle(checkout_content(options.against), options.wanderer)
              if options.against is not None else None)
     if options.sweep is not None:
         if other is not None:
             raise UsageError("--sweep and --against cannot be used together.")
         return _swept(options, configs, bundle, progress)
     runner, workers = _runner(options)
-    plan = list(chunks(len(configs), options.games, options.seed))
-    games_each = sum(c.count for c in plan)
+    plan = Plan(len(configs), options.games, options.seed)
+    games_each = plan.total
     everything = games_each * (2 if other else 1)
 
     def step(offset: int) -> Progress | None:  # one bar over both trees
@@ -119,6 +130,9 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     result = collect(runner(bundle, configs, plan), configs, plan, options.games,
                      progress=step(0), workers=workers)
     report = build(result, bundle, seed=options.seed)
+    report.update(provenance(checkout_content(options.content)))
+    if result.lost:  # a partial report says why it is partial
+        report["lost"] = result.lost
     runs = [result]
     if other is not None and not result.interrupted:
         before = collect(runner(other, configs, plan), configs, plan, options.games,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from dmtool.balance.causes_text import cause_lines, points, test_effect_lines
@@ -17,6 +18,7 @@ def replay_hint(report: dict[str, Any], section: dict[str, Any]) -> str:
     extra = f" --players {config['players']}" if config["players"] != 1 else ""
     extra += f" --variant {config['variant']}" if config["variant"] != "standard" else ""
     extra += " --devour" if config["devour"] else ""
+    extra += f" --content {shlex.quote(report['content'])}" if report.get("content") else ""
     return f"dmtool play --wanderer {report['wanderer']} --policy {config['policy']}{extra}"
 
 

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from dmtool.balance.address import scheduler_address
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
 from dmtool.balance.visits import visits_csv
-from dmtool.writing import check_report_path, write_report
+from dmtool.engine.core.errors import EngineFault
+from dmtool.engine.dawn_of_madness.play.command import refusal
+from dmtool.packaged import checkout_content
+from dmtool.writing import WriteRefused, check_report_path, write_report
 
-EXIT_DONE, EXIT_INTERRUPTED = 0, 130  # 130: what a shell reports for Ctrl-C
+EXIT_DONE, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130  # 130: what a shell reports for Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -60,14 +66,40 @@ class ProgressLine:
         return time.monotonic() - self.start
 
 
+def _writable(path: Path) -> None:
+    """Refuse a report path that cannot be written before the first game: its folder is
+    made (as the write would make it) and a file is created there and removed."""
+    folder = Path(os.path.abspath(path)).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise WriteRefused(f"will not write the report to {path.as_posix()}: {folder.as_posix()} "
+                           f"cannot be written to ({exc.strerror or exc}); choose another "
+                           "file name") from None
+
+
 def balance_command(request: BalanceRequest) -> int:
+    if request.options.scheduler:
+        scheduler_address(request.options.scheduler)  # a usage error before anything else
     roots = [request.options.content]
     for path in (request.json_path, request.html, request.visits):
         if path is not None:  # refused now, not after minutes of games
             check_report_path(path, content_roots=roots)
+            _writable(path)
+    for tree in (request.options.content, request.options.against):
+        # Content that fails `dmtool check` is not played: its games would measure a bug.
+        refused = refusal(checkout_content(tree)) if tree is not None else None
+        if refused is not None:
+            sys.stdout.write(refused)
+            return EXIT_FAILED
     progress = ProgressLine(sys.stderr)
     try:
         outcome = run_balance(request.options, progress=progress)
+    except EngineFault as fault:  # the content's fault, said as `play` says it
+        sys.stdout.write(f"dmtool: the engine cannot run this content: {fault}\n")
+        return EXIT_FAILED
     finally:
         progress.close()
     report = outcome.report
@@ -84,6 +116,11 @@ def balance_command(request: BalanceRequest) -> int:
     seconds = progress.seconds
     sys.stderr.write(f"dmtool: {played:,} games in {seconds:.1f} s "
                      f"({played / max(seconds, 1e-9):,.0f} games/s) on {outcome.workers}\n")
+    lost = next((r.lost for r in outcome.runs if r.lost), "")
+    if lost:
+        sys.stderr.write(f"dmtool: {lost}; the report is partial: it covers the "
+                         f"{report['finished']:,} games that finished.\n")
+        return EXIT_FAILED
     if outcome.interrupted:
         sys.stderr.write(f"dmtool: interrupted; the report covers the {report['finished']:,} "
                          "games that finished.\n")

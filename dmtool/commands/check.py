@@ -96,7 +96,7 @@ def run(request: CheckRequest, around: Surroundings = _HERE) -> int:
         select=tuple(request.select), ignore=tuple(request.ignore), strict=request.strict,
         format=request.fmt, paths=request.paths,
     )
-    paths = config.paths or DEFAULT_PATHS
+    paths = config.paths or ((config.content,) if config.content else DEFAULT_PATHS)
     fmt = request.fmt or (config.format if config.source else None) or (
         "github" if around.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )

@@ -294,7 +294,9 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     context = ls.context(params.text_document.uri)
-    return format_document(context, ls.live.session.schemas.directory) if context else None
+    if context is None or not ls.live.is_content(context.path, context.text):
+        return None  # not content: a workflow's `on:` must stay as written
+    return format_document(context, ls.live.session.schemas.directory)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

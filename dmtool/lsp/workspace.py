@@ -17,7 +17,9 @@ from dmtool.config import Config, load_config
 from dmtool.diagnostics import Diagnostic, Report
 from dmtool.loading import SourceDocument
 from dmtool.loading.discovery import content_roots, is_yaml_name
+from dmtool.lsp.scope import is_content
 from dmtool.lsp.session import CheckSession, corpus_of, document_of
+from dmtool.packaged import games_underneath
 from dmtool.validation.corpus import Corpus
 
 DEFAULT_CONTENT = "content"
@@ -60,6 +62,8 @@ class LiveWorkspace:
         workspace = cls(config=config)
         for folder in folders:
             workspace.roots.extend(r for r in _roots_of(folder, config) if r not in workspace.roots)
+        # The games dmtool ships, where the trees lack them, as `dmtool check` reads them.
+        workspace.roots.extend(games_underneath(workspace.roots))
         return workspace
 
     def load(self) -> None:
@@ -69,8 +73,14 @@ class LiveWorkspace:
         self._drop_excluded()
 
     def open(self, path: Path, text: str) -> None:
-        """An editor opened (or changed) a buffer: check its text instead of the disk's."""
+        """An editor opened (or changed) a buffer: check its text instead of the disk's.
+        A file that is not content (scope.py) is left alone."""
         path = _absolute(path)
+        if not self.is_content(path, text):
+            self.buffers.pop(path, None)
+            if path in self.session.files:
+                self.session.remove(path)  # it named a kind before this edit
+            return
         if path not in self.session.files and not self._covered(path):
             # A file outside the known trees brings its own content tree along.
             extra = content_roots([path])
@@ -137,6 +147,10 @@ class LiveWorkspace:
             return path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+    def is_content(self, path: Path, text: str | None = None) -> bool:
+        """Whether the server checks and formats this file (dmtool/lsp/scope.py)."""
+        return is_content(_absolute(path), text, self.roots, self.session.schemas.kinds)
 
     def _covered(self, path: Path) -> bool:
         return any(path.is_relative_to(root) for root in self.roots)

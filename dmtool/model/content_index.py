@@ -7,18 +7,22 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.loading import discover, read_document
+from dmtool.packaged import content_dir, games_underneath
 
 _CACHE: dict[Path, ContentIndex] = {}
 
 
 def default_content_dir() -> Path:
-    """The repository's content/ folder (dmtool is installed editable from the repository)."""
-    return Path(__file__).resolve().parents[2] / "content"
+    """The content tree when none is given (dmtool/packaged.py: the configured one, else
+    content/ of the working folder, else the packaged games)."""
+    return content_dir()
 
 
 @dataclass
 class ContentIndex:
-    """Every readable YAML document under a folder, by (kind, id); read on first use."""
+    """Every readable YAML document under a folder, by (kind, id); read on first use.
+    The packaged games the folder lacks are read after it: an author's own document of
+    a kind and id takes precedence."""
 
     root: Path
     _docs: dict[tuple[str, str], dict[str, Any]] | None = field(default=None, repr=False)
@@ -38,7 +42,7 @@ class ContentIndex:
         docs: dict[tuple[str, str], dict[str, Any]] = {}
         if not self.root.is_dir():
             return docs
-        files, _ = discover([self.root])
+        files, _ = discover([self.root, *games_underneath([self.root])])
         for path in files:
             doc = read_document(path).document
             data = doc.data if doc is not None else None

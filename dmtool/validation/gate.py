@@ -25,7 +25,8 @@ def content_errors(paths: Sequence[Path]) -> Report:
     found = _SEEN.get(key)
     if found is not None:
         return found
-    report = run_check(CheckOptions(paths=tuple(paths), cache_dir=default_directory()))
+    report = run_check(CheckOptions(paths=tuple(paths), cache_dir=default_directory(),
+                                    trees=tuple(p for p in paths if p.is_dir())))
     errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
     found = Report(
         diagnostics=errors,

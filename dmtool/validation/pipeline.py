@@ -18,8 +18,9 @@ from typing import Any
 from dmtool.diagnostics import Diagnostic, Location, Report, diagnose
 from dmtool.loading import discover
 from dmtool.loading.collector import collector_paused
-from dmtool.loading.discovery import Walked, content_roots
+from dmtool.loading.discovery import CONTENT_DIR_NAME, Walked, content_roots
 from dmtool.loading.reading import MAX_BYTES, decode, read_bytes, read_text
+from dmtool.packaged import games_underneath
 from dmtool.validation import parallel
 from dmtool.validation.cache import CheckCache, FileRecord, pack, record_key, unpack
 from dmtool.validation.corpus import Corpus
@@ -56,7 +57,7 @@ class CheckOptions(Frozen):
 
     __slots__ = _fields = ("paths", "select", "ignore", "schema_dir", "whole_corpus",
                            "max_file_size", "excluded", "excluded_by", "progress",
-                           "cache_dir", "ignores", "jobs")
+                           "cache_dir", "ignores", "jobs", "trees")
     paths: tuple[Path, ...]
     select: frozenset[str]
     ignore: frozenset[str]
@@ -75,6 +76,9 @@ class CheckOptions(Frozen):
     ignores: IgnoreSettings | None
     # Processes to check with (the CLI's --jobs, resolved: 1 checks in this process alone).
     jobs: int
+    # Folders to read as content trees whatever their names (a command's --content): the
+    # packaged games they lack are read with them, as under a content/ folder.
+    trees: tuple[Path, ...]
 
     def __init__(self, *, paths: tuple[Path, ...], select: frozenset[str] = frozenset(),
                  ignore: frozenset[str] = frozenset(), schema_dir: Path | None = None,
@@ -83,7 +87,7 @@ class CheckOptions(Frozen):
                  excluded_by: str = "the configuration's 'exclude' setting",
                  progress: Callable[[int, int], None] | None = None,
                  cache_dir: Path | None = None, ignores: IgnoreSettings | None = None,
-                 jobs: int = 1) -> None:
+                 jobs: int = 1, trees: tuple[Path, ...] = ()) -> None:
         _set = object.__setattr__
         _set(self, "paths", paths)
         _set(self, "select", select)
@@ -97,6 +101,7 @@ class CheckOptions(Frozen):
         _set(self, "cache_dir", cache_dir)
         _set(self, "ignores", ignores)
         _set(self, "jobs", jobs)
+        _set(self, "trees", trees)
 
 
 class CheckResult(Value):
@@ -211,12 +216,25 @@ class FilesToCheck(Value):
         if options.whole_corpus:
             roots = content_roots(options.paths)
             context = checked if roots == list(options.paths) else discover(roots, walked)[0]
+            # The games dmtool ships, where the author's tree lacks them: an author's
+            # wanderer refers to the base game's monsters and cards.
+            games = games_underneath(
+                [*(roots or _content_below(options.paths)), *options.trees])
+            if games:
+                context = [*context, *discover(games, walked)[0]]
         found = len(checked)
         if options.excluded is not None:
             checked = [p for p in checked if not options.excluded(p)]
             context = [p for p in context if not options.excluded(p)]
         names = {path: display_path(path) for path in {*checked, *context}}
         return cls(checked, problems, names, sorted(names, key=names.__getitem__), found)
+
+
+def _content_below(paths: tuple[Path, ...]) -> list[Path]:
+    """The content/ folders directly inside the folders given (`dmtool check .` at the
+    top of an author's repository)."""
+    return [path / CONTENT_DIR_NAME for path in paths
+            if path.is_dir() and (path / CONTENT_DIR_NAME).is_dir()]
 
 
 def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet,

@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from dmtool.packaged import schema_dir
 from dmtool.values import Value
 
 SCHEMA_SUFFIX = ".schema.json"
@@ -15,8 +16,9 @@ _FAST_BASE = "https://schemas.dmtool.invalid/"
 
 
 def default_schema_dir() -> Path:
-    """The repository's `schemas/` folder (dmtool is installed editable from the repo)."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The schemas to check with: the author's own, else those dmtool ships
+    (dmtool/packaged.py says which)."""
+    return schema_dir()
 
 
 class SchemaSet(Value):

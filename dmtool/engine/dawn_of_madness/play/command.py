@@ -31,6 +31,7 @@ from dmtool.engine.dawn_of_madness.play.policies import policy_error, policy_nam
 from dmtool.errors import UsageError
 from dmtool.model.content_index import default_content_dir
 from dmtool.model.describe.events import describe_event
+from dmtool.packaged import checkout_content
 from dmtool.reporters import render as render_report
 from dmtool.validation.gate import content_errors
 from dmtool.writing import WriteFailed, check_writable, exclusive
@@ -78,18 +79,27 @@ def _check(options: PlayOptions) -> None:
         raise UsageError("--seed must be zero or more.")
 
 
+def refusal(root: Path) -> str | None:
+    """What `play` and `balance` print instead of playing content that fails `dmtool check`
+    (the errors as check gives them, then why nothing was played); None when it passes."""
+    errors = content_errors([root])
+    if not errors.diagnostics:
+        return None
+    # The engine would play broken content wrongly, or stop half-way: say what is wrong.
+    return (render_report(errors, fmt="text", color=False, tool_version=__version__)
+            + f"dmtool: the content under {root} has errors, so no game was played; fix them "
+            f"first ('dmtool check {root}' shows every finding).\n")
+
+
 def run_play(options: PlayOptions, *, emit: Callable[[str], None] = lambda _: None) -> int:
     """Play `options.games` games in a row; with a campaign file, each game starts from the
     file and the file is rewritten (atomically) when the game ends."""
     _check(options)
     variant = _variant(options)
-    root = options.content or default_content_dir()
-    errors = content_errors([root])
-    if errors.diagnostics:
-        # The engine would play broken content wrongly, or stop half-way: say what is wrong.
-        emit(render_report(errors, fmt="text", color=False, tool_version=__version__))
-        emit(f"dmtool: the content under {root} has errors, so no game was played; fix them "
-             f"first ('dmtool check {root}' shows every finding).\n")
+    root = checkout_content(options.content) if options.content else default_content_dir()
+    refused = refusal(root)
+    if refused is not None:
+        emit(refused)
         return 1
     try:
         base = load_catalog(root, options.wanderer)

@@ -58,6 +58,10 @@ class DmtoolServer(LanguageServer):
                            ReferenceFinder(SchemaNavigator(self.live.session.schemas)))
         self.folders: list[Path] = []
         self.pending: dict[Path, Any] = {}
+        # The version of each open buffer's text as last scheduled, and as last analysed:
+        # diagnostics are published with the version of the text they describe.
+        self.pending_versions: dict[Path, int] = {}
+        self.versions: dict[Path, int] = {}
         self.ready = False
         self.settled = False  # whether the first analysis's state is frozen (settle_lasting_state)
         # Set once the first analysis is done (or failed): requests wait for it, since
@@ -78,9 +82,15 @@ class DmtoolServer(LanguageServer):
         text = self.workspace.get_text_document(uri).source
         return RequestContext(self.live.snapshot, self.tools, path, text)
 
-    def schedule(self, path: Path, change: Any) -> None:
-        """Note an edit (text), a close or a change on disk; the checker picks it up."""
-        self.pending[Path(os.path.abspath(path))] = change
+    def schedule(self, path: Path, change: Any, version: int | None = None) -> None:
+        """Note an edit (text, at the buffer's `version`), a close or a change on disk;
+        the checker picks it up."""
+        path = Path(os.path.abspath(path))
+        self.pending[path] = change
+        if version is not None:
+            self.pending_versions[path] = version
+        elif change is _CLOSE:
+            self.pending_versions.pop(path, None)
         self._start().set()
 
     def _start(self) -> asyncio.Event:
@@ -102,6 +112,10 @@ class DmtoolServer(LanguageServer):
                 except TimeoutError:
                     break
             changes, self.pending = self.pending, {}
+            self.versions.update(self.pending_versions)
+            for path, change in changes.items():
+                if change is _CLOSE:
+                    self.versions.pop(path, None)
             edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
             try:
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
@@ -109,8 +123,10 @@ class DmtoolServer(LanguageServer):
                 self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
                 self.analysed.set()
                 continue
-            if after is None:
-                continue  # newer edits came in while the files were read: analyse those
+            if after is None or self.pending:
+                # Newer edits came in while these texts were read or analysed: what was
+                # found describes texts already gone, so only the next round is published.
+                continue
             changed = changed_files(published, after)
             for path in edited - changed.keys():  # an edited buffer always hears back
                 changed[path] = after.diagnostics.get(path, ())
@@ -144,8 +160,8 @@ class DmtoolServer(LanguageServer):
         for path, diagnostics in sorted(changed.items()):
             text = self.live.text(path) or ""
             found = [to_lsp(d, text, self.links.link(d.code)) for d in diagnostics]
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri_of(path), diagnostics=found))
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri_of(path), diagnostics=found, version=self.versions.get(path)))
 
 
 server = DmtoolServer()
@@ -218,14 +234,15 @@ async def _initialized(ls: DmtoolServer, params: types.InitializedParams) -> Non
 async def _did_open(ls: DmtoolServer, params: types.DidOpenTextDocumentParams) -> None:
     path = path_of(params.text_document.uri)
     if path is not None:
-        ls.schedule(path, params.text_document.text)
+        ls.schedule(path, params.text_document.text, params.text_document.version)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 async def _did_change(ls: DmtoolServer, params: types.DidChangeTextDocumentParams) -> None:
     path = path_of(params.text_document.uri)
     if path is not None:
-        ls.schedule(path, ls.workspace.get_text_document(params.text_document.uri).source)
+        ls.schedule(path, ls.workspace.get_text_document(params.text_document.uri).source,
+                    params.text_document.version)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

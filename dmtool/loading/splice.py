@@ -126,6 +126,26 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     return Spliced(spliced, edit)
 
 
+def entry_lines(text: str, entries: int) -> list[int] | None:
+    """The 0-based line each of the `entries` entries starts on, and the line after the
+    last one's block, when the text has the layout a splice works on (see _entries_block);
+    else None. Linear in the text: the language server's outline and folding read it."""
+    block = _entries_block(text, entries)
+    if block is None:
+        return None
+    block_start, end = block
+    line = text.count("\n", 0, block_start)
+    starts, at = [], block_start
+    while at < end:
+        starts.append(line)
+        following = text.find(_ITEM, at, end)
+        if following < 0:
+            break
+        line += text.count("\n", at, following + 1)
+        at = following + 1
+    return [*starts, text.count("\n", 0, end)]
+
+
 def _changed_keys(replaced: list[Any], added: list[Any]) -> frozenset[str] | None:
     """The keys whose values differ between each replaced entry and the entry in its place
     (a key one of them lacks counts as changed); None when the entries are not as many,

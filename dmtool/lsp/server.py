@@ -33,7 +33,7 @@ from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
-from dmtool.lsp.outline import outline
+from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
@@ -313,12 +313,23 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-@_after_first_analysis
+@server.thread()  # every entry of a long storybook: off the loop, so typing stays answered
 @_safe([])
 def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
     return outline(document, ls.live.snapshot.corpus) if document is not None else []
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+@server.thread()
+@_safe([])
+def _folding(ls: DmtoolServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)
+    context = ls.context(params.text_document.uri)
+    document = context.document if context else None
+    return folding_ranges(document) if document is not None else []
 
 
 def serve() -> None:

@@ -40,12 +40,15 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
         if start != (line, column):
             detail = f" ({context} that starts at line {start[0]}, column {start[1]})"
             related = (Location(display, *start),)
-    opened = _unclosed_bracket(text, context_mark) if _in_flow(exc) else None
+    index = getattr(context_mark, "index", None) if _in_flow(exc) else None
+    if not isinstance(index, int) or not 0 <= index < len(text) or text[index] not in _CLOSERS:
+        index = _open_bracket_above(text, line)  # the parser named no bracket
+    opened = _unclosed_bracket(text, index) if index is not None else None
     if opened is not None:
         # The parser reads on past the open bracket and stops lines later, wherever the
         # text stops looking like flow content; the slip is the bracket, so report that.
         bracket, closer = opened
-        return diagnose("DM001", Location(display, *start), (
+        return diagnose("DM001", Location(display, *line_column(text, index)), (
             f"This is not valid YAML: the '{bracket}' here is never closed. Fix the syntax "
             "here; nothing else in the file is checked until it parses."),
             hint=f"Close it with '{closer}' at the end of what it holds, on this line.")
@@ -114,13 +117,28 @@ def _indent_of(text: str, line: int) -> int:
 _CLOSERS = {"[": "]", "{": "}"}
 
 
-def _unclosed_bracket(text: str, mark: Any) -> tuple[str, str] | None:
-    """(the bracket, its closer) when the flow collection opening at `mark` is still open
+def _open_bracket_above(text: str, line: int) -> int | None:
+    """Where the last bracket left open on the nearest line above line `line` that holds
+    something stands (a parser that meets the next line may name no bracket at all)."""
+    lines = text.split("\n", line - 1)[: line - 1]
+    offset = sum(len(one) + 1 for one in lines)
+    for above in reversed(lines):
+        offset -= len(above) + 1
+        if above.strip() and not above.lstrip().startswith("#"):
+            opened: list[int] = []
+            for at, char in enumerate(above):
+                if char in _CLOSERS:
+                    opened.append(at)
+                elif char in "]}" and opened:
+                    opened.pop()
+            return offset + opened[-1] if opened else None
+    return None
+
+
+def _unclosed_bracket(text: str, index: int) -> tuple[str, str] | None:
+    """(the bracket, its closer) when the flow collection opening at `index` is still open
     at the first later line indented no further than the bracket's own line: in a block,
     a flow collection's further lines must be indented past it, so there it was left open."""
-    index = getattr(mark, "index", None)
-    if not isinstance(index, int) or not 0 <= index < len(text) or text[index] not in _CLOSERS:
-        return None
     line_start = text.rfind("\n", 0, index) + 1
     own = text[line_start:index]
     indent = len(own) - len(own.lstrip(" "))

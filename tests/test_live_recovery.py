@@ -4,12 +4,15 @@ error stands at the bracket left open, and the last good data stands for the res
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bench.corpus import story_entries
 from dmtool.loading import document, load_text
+from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession
+from tests.lsp_support import REPO, STORYBOOK
 
 HEAD = "kind: storybook\nid: the-long-road\nwanderer: someone\ntitle: The Long Road\nentries:\n"
 BOOK = HEAD + story_entries(count=60, seed=3, first=1)
@@ -65,3 +68,44 @@ def test_typing_on_in_a_broken_entry_parses_only_that_entry(tmp_path: Path, pars
     loaded = session.files[path].result.document
     assert loaded is not None
     assert loaded.data == load_text(_typed(effect)).document.data
+
+
+def _paths(node: object, parts: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    found = [parts]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*parts, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*parts, index))
+    return found
+
+
+def test_a_place_inside_an_entry_is_located_from_that_entry_alone(monkeypatch):
+    fast = load_text(BOOK).document
+    assert fast is not None and fast.fast_path
+    whole = document.SourceDocument(Path("b.yaml"), "<text>", BOOK, fast.data)
+    built: list[int] = []
+    build = document.build
+    monkeypatch.setattr(document, "build", lambda text, **kw: built.append(len(text)) or build(text, **kw))
+    paths = [p for index in (0, 7, 59) for p in _paths(fast.data["entries"][index], ("entries", index))]
+    paths += [("entries", 3, "effects", 9), ("entries", 3, "nothing")]  # gone: its ancestor
+    found = [fast.locate(parts, key=key) for parts in paths for key in (False, True)]
+    assert len(built) == 4 and max(built) < len(BOOK) / 20  # each entry parsed alone, once
+    assert found == [whole.locate(parts, key=key) for parts in paths for key in (False, True)]
+
+
+def test_schema_errors_of_a_few_entries_are_those_of_the_whole_book():
+    schemas = SchemaSet(default_schema_dir())
+    broken = BOOK.replace("- goto: 6\n", "- gotoo: 6\n", 1).replace(
+        "- end: encounter\n", "- end: 3\n", 1)
+    sample = load_text((REPO / STORYBOOK).read_text(encoding="utf-8")).document.data
+    data = {**load_text(broken).document.data, "introduction": "x", "endings": sample["endings"]}
+
+    def told(errors: list[Any]) -> list[tuple[list[Any], str, list[Any]]]:
+        return sorted((list(e.absolute_path), e.message,
+                       sorted(list(c.absolute_path) for c in e.context or ())) for e in errors)
+
+    found = told(schemas.errors("storybook", data))
+    assert {path[1] for path, _message, _context in found} == {4, 59}
+    assert found == told(schemas.validator("storybook").iter_errors(data))

@@ -19,7 +19,14 @@ from dmtool.loading.builder import BuildResult, NeedsPositions, build
 from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
-from dmtool.loading.splice import EntriesEdit, Spliced, edited_part, spliced_data
+from dmtool.loading.splice import (
+    EDITED_LIST,
+    EntriesEdit,
+    Spliced,
+    edited_part,
+    entry_offsets,
+    spliced_data,
+)
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 from dmtool.values import Value, replace
 
@@ -86,6 +93,9 @@ class SourceDocument:
         # The position index, built on the first locate() call; see positions.py.
         self._positions: PositionTree | None = None
         self._indexed = False
+        # Until then, positions inside single entries (see _locate_in_entry).
+        self._entry_offsets: list[int] | None = None
+        self._entry_trees: dict[int, tuple[int, PositionTree]] = {}
 
     def __repr__(self) -> str:
         return f"SourceDocument({self.display!r})"
@@ -207,6 +217,9 @@ class SourceDocument:
 
     def _locate(self, parts: PathParts, *, key: bool) -> Location:
         if not self._indexed:
+            found = self._locate_in_entry(parts, key=key)
+            if found is not None:
+                return Location(self.display, *found, pointer(parts), subject=where(self.data, parts))
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)
             if built.parse_failed and not self.pure_parser:
@@ -216,6 +229,31 @@ class SourceDocument:
             self._indexed = True
         line, column = find_position(self._positions, parts, key=key)
         return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+
+    def _locate_in_entry(self, parts: PathParts, *, key: bool) -> tuple[int, int] | None:
+        """(line, column) of a node inside one entry of a book in dmtool's layout, from
+        the positions of that entry's lines alone (a finding in one entry of a long book
+        does not parse the whole book again); None for any other node or layout."""
+        if not self.fast_path or len(parts) < 2 or parts[0] != EDITED_LIST:
+            return None
+        entries = self.data.get(EDITED_LIST) if type(self.data) is dict else None
+        index = parts[1]
+        if type(entries) is not list or type(index) is not int or not 0 <= index < len(entries):
+            return None
+        if self._entry_offsets is None:
+            self._entry_offsets = entry_offsets(self.text, len(entries)) or []
+        if not self._entry_offsets:
+            return None
+        tree = self._entry_trees.get(index)
+        if tree is None:
+            start, end = self._entry_offsets[index], self._entry_offsets[index + 1]
+            built = build(self.text[start:end], display=self.display, positions=True)
+            if built.parse_failed or built.positions is None or len(built.positions) != 3:
+                return None
+            line = self.text.count("\n", 0, start)
+            tree = self._entry_trees[index] = (line, built.positions[2][0])
+        line, column = find_position(tree[1], parts[2:], key=key)
+        return line + tree[0], column
 
     @property
     def modeline_line(self) -> int | None:

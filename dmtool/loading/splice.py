@@ -161,24 +161,34 @@ def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
     return _Region(first, end, end - shift, old_text.count(_ITEM, block_start - 1, first))
 
 
-def entry_lines(text: str, entries: int) -> list[int] | None:
-    """The 0-based line each of the `entries` entries starts on, and the line after the
-    last one's block, when the text has the layout a splice works on (see _entries_block);
-    else None. Linear in the text: the language server's outline and folding read it."""
+def entry_offsets(text: str, entries: int) -> list[int] | None:
+    """Where each of the `entries` entries' lines start in `text`, and where the last
+    one's end, when the text has the layout a splice works on (see _entries_block); else
+    None. The language server's outline and a document's positions read it."""
     block = _entries_block(text, entries)
     if block is None:
         return None
-    block_start, end = block
-    line = text.count("\n", 0, block_start)
-    starts, at = [], block_start
-    while at < end:
-        starts.append(line)
+    at, end = block
+    starts = [at]
+    while True:
         following = text.find(_ITEM, at, end)
         if following < 0:
-            break
-        line += text.count("\n", at, following + 1)
+            return [*starts, end]
         at = following + 1
-    return [*starts, text.count("\n", 0, end)]
+        starts.append(at)
+
+
+def entry_lines(text: str, entries: int) -> list[int] | None:
+    """entry_offsets as 0-based line numbers (the line after the entries last)."""
+    offsets = entry_offsets(text, entries)
+    if offsets is None:
+        return None
+    lines, line, at = [], 0, 0
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        lines.append(line)
+        at = offset
+    return lines
 
 
 def _changed_keys(replaced: list[Any], added: list[Any]) -> frozenset[str] | None:

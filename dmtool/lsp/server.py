@@ -182,6 +182,21 @@ def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
     return waiting
 
 
+_REQUESTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dmtool-request")
+
+
+def _off_loop(feature: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer on a worker thread, so typing stays answered meanwhile; the answer is sent
+    from the event loop (pygls's own thread handlers write it from the worker, where a
+    long answer and a publication written at once interleave on stdout)."""
+
+    @functools.wraps(feature)
+    async def answered(ls: DmtoolServer, params: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(_REQUESTS, feature, ls, params)
+
+    return answered
+
+
 def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
     """Answer `default` instead of failing when a feature raises (and log why)."""
 
@@ -269,7 +284,7 @@ def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-@server.thread()  # reads every document: off the loop, so typing stays answered
+@_off_loop  # reads every document: off the loop, so typing stays answered
 @_safe([])
 def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.Location]:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
@@ -305,7 +320,7 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-@server.thread()  # a long storybook takes a moment to lay out and verify
+@_off_loop  # a long storybook takes a moment to lay out and verify
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     context = ls.context(params.text_document.uri)
@@ -313,7 +328,7 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-@server.thread()  # every entry of a long storybook: off the loop, so typing stays answered
+@_off_loop  # every entry of a long storybook: off the loop, so typing stays answered
 @_safe([])
 def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
@@ -323,7 +338,7 @@ def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-@server.thread()
+@_off_loop
 @_safe([])
 def _folding(ls: DmtoolServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)

@@ -7,6 +7,7 @@ from its start and its conclusions). Other documents list their top-level keys.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +26,7 @@ Symbol = types.DocumentSymbol
 # Outlines kept for the documents asked about last (a few open files).
 _KEEP = 4
 _RECENT: dict[tuple[int, int], tuple[SourceDocument, Any, list[Symbol]]] = {}
+_MAKING = threading.Lock()
 
 
 def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
@@ -34,14 +36,15 @@ def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
     An editor asks again for the same text (after each edit, and as the view scrolls):
     the last answers are kept with the document and corpus they describe."""
     key = (id(document), id(corpus))
-    known = _RECENT.get(key)
-    if known is not None and known[0] is document and known[1] is corpus:
-        return known[2]
-    symbols = _outline(document, corpus)
-    _RECENT[key] = (document, corpus, symbols)
-    while len(_RECENT) > _KEEP:
-        del _RECENT[next(iter(_RECENT))]
-    return symbols
+    with _MAKING:  # requests made together wait for one outline, not make one each
+        known = _RECENT.get(key)
+        if known is not None and known[0] is document and known[1] is corpus:
+            return known[2]
+        symbols = _outline(document, corpus)
+        _RECENT[key] = (document, corpus, symbols)
+        while len(_RECENT) > _KEEP:
+            del _RECENT[next(iter(_RECENT))]
+        return symbols
 
 
 def _outline(document: SourceDocument, corpus: Any) -> list[Symbol]:

@@ -182,3 +182,29 @@ async def test_each_entry_folds_from_its_first_line_to_its_last(client, workspac
     assert (found[0].start_line, found[0].end_line) == (
         position_of(path, "- entry: 1").line, position_of(path, "      - end: event").line)
     assert all(one.end_line < other.start_line for one, other in pairwise(found))
+
+
+async def test_workspace_symbols_find_entries_by_number_or_title(client, workspace):
+    path = workspace / STORYBOOK
+    by_number = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="10"))
+    names = [s.name for s in by_number]
+    assert all(name.split(" ", 1)[0].startswith("10") for name in names) and names
+    by_title = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="bell under"))
+    assert [s.name for s in by_title] == ["1 The Bell Under the Water"]
+    (bell,) = by_title
+    assert bell.location.uri == path.as_uri()
+    assert bell.location.range.start == position_of(path, "- entry: 1")
+
+
+async def test_pull_diagnostics_give_what_was_published(client, workspace):
+    path = workspace / STORYBOOK
+    uri = path.as_uri()
+    text = path.read_text(encoding="utf-8")
+    replace_all(client, uri, text.replace("goto: 11", "goto: 9999", 1), 40)
+    await diagnostics_for(client, uri, lambda found: any(d.code == "DM301" for d in found))
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=_doc(uri)))
+    assert [d.code for d in report.items] == [d.code for d in client.diagnostics[uri]]
+    assert "DM301" in [d.code for d in report.items]
+    replace_all(client, uri, text, 41)
+    await diagnostics_for(client, uri, lambda found: not found)

@@ -35,6 +35,7 @@ from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
+from dmtool.lsp.symbols import workspace_symbols
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
@@ -345,6 +346,27 @@ def _folding(ls: DmtoolServer, params: types.FoldingRangeParams) -> list[types.F
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
     return folding_ranges(document) if document is not None else []
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+@_off_loop
+@_safe([])
+def _workspace_symbols(ls: DmtoolServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)
+    return workspace_symbols(ls.live.snapshot.documents.values(), params.query)
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(inter_file_dependencies=True, workspace_diagnostics=False))
+@_after_first_analysis
+@_safe(None)
+def _pull(ls: DmtoolServer, params: types.DocumentDiagnosticParams) -> types.RelatedFullDocumentDiagnosticReport:
+    """The diagnostics of the last analysis, for an editor that asks rather than listens."""
+    path = path_of(params.text_document.uri)
+    found = ls.live.snapshot.diagnostics.get(Path(os.path.abspath(path)), ()) if path else ()
+    text = (ls.live.text(path) or "") if path else ""
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=[to_lsp(d, text, ls.links.link(d.code)) for d in found])
 
 
 def serve() -> None:

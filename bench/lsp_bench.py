@@ -30,7 +30,8 @@ class Client:
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
-        self.published: asyncio.Queue[tuple[float, str, list[dict[str, Any]]]] = asyncio.Queue()
+        # (when, uri, diagnostics, version) of each publication
+        self.published: asyncio.Queue[tuple[float, str, list[dict[str, Any]], int | None]] = asyncio.Queue()
         self.responses: dict[int, asyncio.Future[Any]] = {}
         self.next_id = 0
         self.version = 1
@@ -46,7 +47,8 @@ class Client:
             message = json.loads(await stream.readexactly(length))
             if message.get("method") == "textDocument/publishDiagnostics":
                 params = message["params"]
-                self.published.put_nowait((time.perf_counter(), params["uri"], params["diagnostics"]))
+                self.published.put_nowait((time.perf_counter(), params["uri"], params["diagnostics"],
+                                           params.get("version")))
             elif "id" in message and "method" in message:  # a request from the server
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
             elif "id" in message and message["id"] in self.responses:
@@ -81,7 +83,7 @@ class Client:
     async def until(self, uri: str, check: Any, since: float) -> float:
         """Seconds from `since` to the first publication for `uri` that passes `check`."""
         while True:
-            when, published_uri, diagnostics = await asyncio.wait_for(self.published.get(), 60)
+            when, published_uri, diagnostics, _version = await asyncio.wait_for(self.published.get(), 60)
             if published_uri == uri and when >= since and check(diagnostics):
                 return when - since
 

@@ -314,6 +314,9 @@ def main() -> None:
     from bench.lsp_bench import main as lsp_main
 
     lsp_main(OUT)
+    from bench.author_bench import main as author_main
+
+    author_main(OUT)
 
 
 if __name__ == "__main__":

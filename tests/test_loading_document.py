@@ -136,8 +136,30 @@ def test_positions_count_characters_not_bytes() -> None:
 
 def test_dm001_syntax_error_points_where_the_parser_stopped() -> None:
     assert refusal("kind: coda\ntitle: a: b\n") == [("DM001", 2, 9)]
-    result = load_text("kind: coda\ntitle: [unclosed\nid: x\n")
-    assert [(r.line, r.column) for r in result.diagnostics[0].related] == [(2, 8)]
+    # A bracket closed on a later line (its lines indented under it) is not left open:
+    # the error stays where the parser stopped, the bracket is related.
+    (closed,) = load_text("kind: coda\noptions: [a,\n  b c: d: e]\n").diagnostics
+    assert (closed.location.line, closed.location.column) == (3, 9)
+    assert [(r.line, r.column) for r in closed.related] == [(2, 10)]
+
+
+@pytest.mark.parametrize(("text", "where", "closer"), [
+    ("kind: coda\ntitle: [unclosed\nid: x\n", (2, 8), "]"),
+    ("kind: storybook\nentries:\n  - entry: 1\n    effects:\n"
+     "      - spawn_terror: {terror: random, count: 1\n      - spawn_encounter: {card: x}\n",
+     (5, 23), "}"),
+])
+def test_dm001_an_unclosed_bracket_is_reported_where_it_opens(
+        text: str, where: tuple[int, int], closer: str) -> None:
+    # The parser stops on a later line, at the first ':' it cannot read as flow text; the
+    # author's slip is the bracket left open, so that is where the error stands, and the
+    # hint about quoting '?' and ':' (which is about a different slip) is not given.
+    (diagnostic,) = load_text(text).diagnostics
+    assert (diagnostic.code, diagnostic.location.line, diagnostic.location.column) == (
+        "DM001", *where)
+    assert "never closed" in diagnostic.message
+    assert diagnostic.hint is not None and f"'{closer}'" in diagnostic.hint
+    assert "quotes" not in diagnostic.hint
 
 
 def test_dm001_over_indented_key_is_pointed_at_with_its_own_hint() -> None:

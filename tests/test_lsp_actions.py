@@ -9,7 +9,7 @@ from lsprotocol import types
 
 from dmtool.lsp.actions import code_actions
 from dmtool.lsp.context import RequestContext, Tools
-from dmtool.lsp.convert import to_lsp, uri_of
+from dmtool.lsp.convert import char_column, to_lsp, uri_of
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
 from dmtool.lsp.workspace import LiveWorkspace
 from tests.lsp_support import STORYBOOK, copy_workspace
@@ -27,8 +27,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> tuple[LiveWorkspace, Tools
 
 
 def _offset(text: str, position: types.Position) -> int:
-    lines = text.split("\n")
-    return sum(len(line) + 1 for line in lines[:position.line]) + position.character
+    lines = text.split("\n")  # as an editor does: the position counts UTF-16 units
+    return (sum(len(line) + 1 for line in lines[:position.line])
+            + char_column(lines[position.line], position.character))
 
 
 def _apply(text: str, edits: list[types.TextEdit]) -> str:
@@ -98,3 +99,18 @@ def test_a_test_without_its_fail_side_gets_one_that_ends(live):
     assert title == "Add 'fail: [end: encounter]'"
     side = [" " * indent + "fail:", " " * (indent + 2) + "- end: encounter"]
     assert fixed == "\n".join(lines[:fail] + side + lines[end:])
+
+
+def test_a_did_you_mean_after_an_emoji_replaces_the_misspelt_word(live):
+    # The editor counts columns in UTF-16 units, where an emoji takes two: the fix must
+    # still replace the misspelt id, not the characters one column to its right.
+    path = (live[2] / STORYBOOK).absolute()
+    lines = path.read_text(encoding="utf-8").split("\n")
+    first = lines.index("          - label: Read the letter aloud to the others")
+    flow = ('          - {label: "\U0001F514 Read the letter aloud", effects: [{score: {B: 2}}, '
+            '{spawn_encounter: {card: %s, shard: random}}, end: event]}')
+    fixed_text = "\n".join(lines[:first] + [flow % "the-commendation-medal"] + lines[first + 5:])
+    broken = "\n".join(lines[:first] + [flow % "the-comendation-medal"] + lines[first + 5:])
+    title, fixed = _fix(live, path, broken, "DM202")
+    assert title == "Replace with 'the-commendation-medal'"
+    assert fixed == fixed_text

@@ -6,6 +6,7 @@ storybook, break and fix a goto without saving, jump, hover, complete, fix, form
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,54 @@ async def test_outline_groups_entries_by_block_and_ending(client, workspace):
     events = found[0].children
     assert events[0].name == "1 The Bell Under the Water"
     assert sum(len(s.children) for s in found) == 153
+    # An entry's symbol covers the whole entry, from its dash to its last effect, so the
+    # editor's breadcrumbs follow the cursor through it; its name is its number's key.
+    first = events[0]
+    assert first.range.start == position_of(path, "- entry: 1")
+    assert first.range.end == position_of(path, "      - end: event", len("      - end: event"))
+    assert first.selection_range.start == position_of(path, "entry: 1")
+    for group in found:
+        assert all(_inside(child.range, group.range) for child in group.children)
+        assert _inside(group.selection_range, group.range)
+
+
+def _inside(inner: types.Range, outer: types.Range) -> bool:
+    def order(at: types.Position) -> tuple[int, int]:
+        return (at.line, at.character)
+    return order(outer.start) <= order(inner.start) and order(inner.end) <= order(outer.end)
+
+
+async def test_each_entry_folds_from_its_first_line_to_its_last(client, workspace):
+    path = workspace / STORYBOOK
+    found = await client.text_document_folding_range_async(types.FoldingRangeParams(
+        text_document=_doc(path.as_uri())))
+    assert len(found) == 153
+    assert (found[0].start_line, found[0].end_line) == (
+        position_of(path, "- entry: 1").line, position_of(path, "      - end: event").line)
+    assert all(one.end_line < other.start_line for one, other in pairwise(found))
+
+
+async def test_workspace_symbols_find_entries_by_number_or_title(client, workspace):
+    path = workspace / STORYBOOK
+    by_number = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="10"))
+    names = [s.name for s in by_number]
+    assert all(name.split(" ", 1)[0].startswith("10") for name in names) and names
+    by_title = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="bell under"))
+    assert [s.name for s in by_title] == ["1 The Bell Under the Water"]
+    (bell,) = by_title
+    assert bell.location.uri == path.as_uri()
+    assert bell.location.range.start == position_of(path, "- entry: 1")
+
+
+async def test_pull_diagnostics_give_what_was_published(client, workspace):
+    path = workspace / STORYBOOK
+    uri = path.as_uri()
+    text = path.read_text(encoding="utf-8")
+    replace_all(client, uri, text.replace("goto: 11", "goto: 9999", 1), 40)
+    await diagnostics_for(client, uri, lambda found: any(d.code == "DM301" for d in found))
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=_doc(uri)))
+    assert [d.code for d in report.items] == [d.code for d in client.diagnostics[uri]]
+    assert "DM301" in [d.code for d in report.items]
+    replace_all(client, uri, text, 41)
+    await diagnostics_for(client, uri, lambda found: not found)

@@ -19,7 +19,14 @@ from dmtool.loading.builder import BuildResult, NeedsPositions, build
 from dmtool.loading.fast import fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
-from dmtool.loading.splice import EntriesEdit, Spliced, spliced_data
+from dmtool.loading.splice import (
+    EDITED_LIST,
+    EntriesEdit,
+    Spliced,
+    edited_part,
+    entry_offsets,
+    spliced_data,
+)
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 from dmtool.values import Value, replace
 
@@ -87,6 +94,10 @@ class SourceDocument:
         # what the edit changed, and that document's memos, which a reader of the book
         # may keep where the edit changed nothing it reads (the story graph's findings).
         self.edit: EntriesEdit | None = None
+        # For a document recovered from a text that did not load, or read as its author
+        # meant it: the last one the fast path loaded, which the next edit is spliced
+        # from (typing on until the text loads again).
+        self.last_good: SourceDocument | None = None
         self.memos_before_edit: dict[str, Any] = {}
         # A hash of the file's bytes, when known: memos of other documents that depend on
         # this one name it in their keys.
@@ -94,6 +105,9 @@ class SourceDocument:
         # The position index, built on the first locate() call; see positions.py.
         self._positions: PositionTree | None = None
         self._indexed = False
+        # Until then, positions inside single entries (see _locate_in_entry).
+        self._entry_offsets: list[int] | None = None
+        self._entry_trees: dict[int, tuple[int, PositionTree]] = {}
 
     def __repr__(self) -> str:
         return f"SourceDocument({self.display!r})"
@@ -189,6 +203,7 @@ class SourceDocument:
             twin.defer_text(self._reread_text)
         if self._indexed:
             twin._positions, twin._indexed = self._positions, True
+        twin.last_good = self if self.fast_path else self.last_good  # the next edit's base
         return twin
 
     def locate(self, parts: PathParts, *, key: bool = False) -> Location:
@@ -214,6 +229,9 @@ class SourceDocument:
 
     def _locate(self, parts: PathParts, *, key: bool) -> Location:
         if not self._indexed:
+            found = self._locate_in_entry(parts, key=key)
+            if found is not None:
+                return Location(self.display, *found, pointer(parts), subject=where(self.data, parts))
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)
             if built.parse_failed and not self.pure_parser and len(text) <= PURE_PARSER_LIMIT:
@@ -223,6 +241,31 @@ class SourceDocument:
             self._indexed = True
         line, column = find_position(self._positions, parts, key=key)
         return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+
+    def _locate_in_entry(self, parts: PathParts, *, key: bool) -> tuple[int, int] | None:
+        """(line, column) of a node inside one entry of a book in dmtool's layout, from
+        the positions of that entry's lines alone (a finding in one entry of a long book
+        does not parse the whole book again); None for any other node or layout."""
+        if not self.fast_path or len(parts) < 2 or parts[0] != EDITED_LIST:
+            return None
+        entries = self.data.get(EDITED_LIST) if type(self.data) is dict else None
+        index = parts[1]
+        if type(entries) is not list or type(index) is not int or not 0 <= index < len(entries):
+            return None
+        if self._entry_offsets is None:
+            self._entry_offsets = entry_offsets(self.text, len(entries)) or []
+        if not self._entry_offsets:
+            return None
+        tree = self._entry_trees.get(index)
+        if tree is None:
+            start, end = self._entry_offsets[index], self._entry_offsets[index + 1]
+            built = build(self.text[start:end], display=self.display, positions=True)
+            if built.parse_failed or built.positions is None or len(built.positions) != 3:
+                return None
+            line = self.text.count("\n", 0, start)
+            tree = self._entry_trees[index] = (line, built.positions[2][0])
+        line, column = find_position(tree[1], parts[2:], key=key)
+        return line + tree[0], column
 
     @property
     def modeline_line(self) -> int | None:
@@ -234,11 +277,15 @@ class LoadResult(Value):
     """A document, or None with the diagnostics that explain why there is none.
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
-    _fields = ("document", "diagnostics")
+    _fields = ("document", "diagnostics", "recovered")
 
-    def __init__(self, document: SourceDocument | None, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, document: SourceDocument | None, diagnostics: list[Diagnostic],
+                 recovered: SourceDocument | None = None) -> None:
         self.document = document
         self.diagnostics = diagnostics
+        # A text that failed in the entries an edit touched: the last document that loaded,
+        # whose data stands for the rest (see _broken_edit).
+        self.recovered = recovered
 
 
 def read_document(
@@ -267,7 +314,13 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
     odd_break = _first_odd_break(text)
     if odd_break >= 0:
         return LoadResult(None, [_odd_break(text, odd_break, display)])
+    if previous is not None and not previous.fast_path and previous.last_good is not None:
+        previous = previous.last_good  # typing on in a text that does not load yet
     spliced = _spliced(previous, text) if previous is not None else None
+    if spliced is None and previous is not None:
+        broken = _broken_edit(previous, text, display)
+        if broken is not None:
+            return broken
     fast, data = (True, spliced.data) if spliced is not None else fast_data(text)
     if fast:
         document = SourceDocument(path or Path(display), display, text, data,
@@ -301,6 +354,34 @@ def _spliced(previous: SourceDocument, text: str) -> Spliced | None:
     if not previous.fast_path or previous._text is None or not previous.data_loaded:
         return None  # only what is in memory: reading it back would cost what it saves
     return spliced_data(previous._text, previous.data, text)
+
+
+def _broken_edit(previous: SourceDocument, text: str, display: str) -> LoadResult | None:
+    """The syntax error of an edit confined to a few entries whose lines no longer parse
+    (an author half way through typing), found by parsing those lines alone; None when the
+    edit is not of that kind. A long book is then never parsed whole while the author types
+    (the pure Python parser, which libyaml's refusal calls on, takes seconds on it), and
+    the last good data stands for the text (recovery reads nothing more of it)."""
+    if not previous.fast_path or previous._text is None or not previous.data_loaded:
+        return None
+    found = edited_part(previous._text, previous.data, text)
+    if found is None:
+        return None
+    first_line, part = found
+    result = load_text(part, display=display)
+    if result.document is not None or not result.diagnostics:
+        return None
+    return LoadResult(None, [_moved_down(d, first_line - 1) for d in result.diagnostics],
+                      recovered=previous)
+
+
+def _moved_down(diagnostic: Diagnostic, lines: int) -> Diagnostic:
+    """A diagnostic found in a part of a text, located in the whole text."""
+    def place(location: Location) -> Location:
+        end = location.end_line + lines if location.end_line is not None else None
+        return replace(location, line=location.line + lines, end_line=end)
+    return replace(diagnostic, location=place(diagnostic.location),
+                   related=tuple(place(r) for r in diagnostic.related))
 
 
 def _build(parsed: str, display: str, pure_limit: int) -> tuple[BuildResult, bool]:

@@ -83,10 +83,58 @@ class Spliced(NamedTuple):
     edit: EntriesEdit
 
 
+class _Region(NamedTuple):
+    """The entries an edit touched: offsets of their lines in the new text (`first` to
+    `end`), the same lines' end in the old text, and the index of the first of them."""
+
+    first: int
+    end: int
+    old_end: int
+    index: int
+
+
 def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     """The data of `text`, an edit of `old_text` whose fast-path data is `old_data`, with
     only the touched entries parsed, and what the edit changed; None where that cannot be
     told safe (see above)."""
+    region = _edited_region(old_text, old_data, text)
+    if region is None:
+        return None
+    first, end, old_end, index = region
+    entries = old_data[EDITED_LIST]
+    old_part, part = old_text[first:old_end], text[first:end]
+    replaced = _entries_of(old_part)
+    added = _entries_of(part)
+    if replaced is None or added is None:
+        return None
+    if entries[index:index + len(replaced)] != replaced:
+        return None
+    spliced = dict(old_data)
+    spliced[EDITED_LIST] = [*entries[:index], *added, *entries[index + len(replaced):]]
+    first_line = text.count("\n", 0, first) + 1
+    edit = EntriesEdit(first_line, first_line + old_part.count("\n"),
+                       first_line + part.count("\n"), _changed_keys(replaced, added))
+    return Spliced(spliced, edit)
+
+
+def edited_part(old_text: str, old_data: Any, text: str) -> tuple[int, str] | None:
+    """(the 1-based line it starts on, the part) for the lines of the entries an edit of
+    `old_text` (whose fast-path data is `old_data`) touched, when they are entry lines
+    only; None where the edit is not within the entries as a splice finds them. A part
+    that does not parse on its own holds the text's syntax error: its lines are whole
+    entries, so the rest of the text is read as it was (see above)."""
+    region = _edited_region(old_text, old_data, text)
+    if region is None:
+        return None
+    part = text[region.first:region.end]
+    if not part.startswith("  - ") or _OUTSIDE_AN_ENTRY.search(part) is not None:
+        return None
+    return text.count("\n", 0, region.first) + 1, part
+
+
+def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
+    """Where the entries an edit touched lie, when the old text has the layout a splice
+    works on and the edit is within its entries (see above); else None."""
     if not ENABLED or len(text) > LARGEST or old_data.__class__ is not dict:
         return None
     entries = old_data.get(EDITED_LIST)
@@ -110,20 +158,37 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
         return None  # the edit is before the first entry's line
     following = text.find(_ITEM, changed_end, new_end)
     end = following + 1 if following >= 0 else new_end
-    old_part, part = old_text[first:end - shift], text[first:end]
-    index = old_text.count(_ITEM, block_start - 1, first)
-    replaced = _entries_of(old_part)
-    added = _entries_of(part)
-    if replaced is None or added is None:
+    return _Region(first, end, end - shift, old_text.count(_ITEM, block_start - 1, first))
+
+
+def entry_offsets(text: str, entries: int) -> list[int] | None:
+    """Where each of the `entries` entries' lines start in `text`, and where the last
+    one's end, when the text has the layout a splice works on (see _entries_block); else
+    None. The language server's outline and a document's positions read it."""
+    block = _entries_block(text, entries)
+    if block is None:
         return None
-    if entries[index:index + len(replaced)] != replaced:
+    at, end = block
+    starts = [at]
+    while True:
+        following = text.find(_ITEM, at, end)
+        if following < 0:
+            return [*starts, end]
+        at = following + 1
+        starts.append(at)
+
+
+def entry_lines(text: str, entries: int) -> list[int] | None:
+    """entry_offsets as 0-based line numbers (the line after the entries last)."""
+    offsets = entry_offsets(text, entries)
+    if offsets is None:
         return None
-    spliced = dict(old_data)
-    spliced[EDITED_LIST] = [*entries[:index], *added, *entries[index + len(replaced):]]
-    first_line = text.count("\n", 0, first) + 1
-    edit = EntriesEdit(first_line, first_line + old_part.count("\n"),
-                       first_line + part.count("\n"), _changed_keys(replaced, added))
-    return Spliced(spliced, edit)
+    lines, line, at = [], 0, 0
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        lines.append(line)
+        at = offset
+    return lines
 
 
 def _changed_keys(replaced: list[Any], added: list[Any]) -> frozenset[str] | None:

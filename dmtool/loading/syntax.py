@@ -40,6 +40,18 @@ def syntax_diagnostic(exc: BaseException | None, text: str, display: str) -> Dia
         if start != (line, column):
             detail = f" ({context} that starts at line {start[0]}, column {start[1]})"
             related = (Location(display, *start),)
+    index = getattr(context_mark, "index", None) if _in_flow(exc) else None
+    if not isinstance(index, int) or not 0 <= index < len(text) or text[index] not in _CLOSERS:
+        index = _open_bracket_above(text, line)  # the parser named no bracket
+    opened = _unclosed_bracket(text, index) if index is not None else None
+    if opened is not None:
+        # The parser reads on past the open bracket and stops lines later, wherever the
+        # text stops looking like flow content; the slip is the bracket, so report that.
+        bracket, closer = opened
+        return diagnose("DM001", Location(display, *line_column(text, index)), (
+            f"This is not valid YAML: the '{bracket}' here is never closed. Fix the syntax "
+            "here; nothing else in the file is checked until it parses."),
+            hint=f"Close it with '{closer}' at the end of what it holds, on this line.")
     message = (f"This is not valid YAML: {problem}{detail}. Fix the syntax here; nothing "
                "else in the file is checked until it parses.")
     hint = next((h for needle, h in _HINTS if needle in problem), None)
@@ -100,6 +112,61 @@ def _indent_of(text: str, line: int) -> int:
     lines = text.split("\n")
     own = lines[line - 1] if 1 <= line <= len(lines) else ""
     return len(own) - len(own.lstrip(" "))
+
+
+_CLOSERS = {"[": "]", "{": "}"}
+
+
+def _open_bracket_above(text: str, line: int) -> int | None:
+    """Where the last bracket left open on the nearest line above line `line` that holds
+    something stands (a parser that meets the next line may name no bracket at all)."""
+    lines = text.split("\n", line - 1)[: line - 1]
+    offset = sum(len(one) + 1 for one in lines)
+    for above in reversed(lines):
+        offset -= len(above) + 1
+        if above.strip() and not above.lstrip().startswith("#"):
+            opened: list[int] = []
+            for at, char in enumerate(above):
+                if char in _CLOSERS:
+                    opened.append(at)
+                elif char in "]}" and opened:
+                    opened.pop()
+            return offset + opened[-1] if opened else None
+    return None
+
+
+def _unclosed_bracket(text: str, index: int) -> tuple[str, str] | None:
+    """(the bracket, its closer) when the flow collection opening at `index` is still open
+    at the first later line indented no further than the bracket's own line: in a block,
+    a flow collection's further lines must be indented past it, so there it was left open."""
+    line_start = text.rfind("\n", 0, index) + 1
+    own = text[line_start:index]
+    indent = len(own) - len(own.lstrip(" "))
+    depth, quote, at = 0, "", index
+    while at < len(text):
+        char = text[at]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"" and text[index:at].rstrip()[-1:] in ("[", "{", ",", ":"):
+            quote = char  # a quoted scalar (an apostrophe inside plain text is not one)
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif char == "#" and text[at - 1] in " \t":  # a comment: on to its line's end
+            at = text.find("\n", at)
+            if at < 0:
+                break
+            continue
+        elif char == "\n":
+            end = text.find("\n", at + 1)
+            line = text[at + 1:] if end < 0 else text[at + 1:end]
+            if line.strip() and len(line) - len(line.lstrip(" ")) <= indent:
+                return text[index], _CLOSERS[text[index]]
+        at += 1
+    return text[index], _CLOSERS[text[index]]
 
 
 def _in_flow(exc: Any) -> bool:

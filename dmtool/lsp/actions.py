@@ -19,9 +19,10 @@ from dmtool.authoring import FormatError, format_text
 from dmtool.authoring.keyorder import KeyOrder
 from dmtool.authoring.scaffold import modeline
 from dmtool.lsp.context import RequestContext, value_at
-from dmtool.lsp.convert import line_of, position, uri_of
+from dmtool.lsp.convert import char_column, line_of, position, uri_of, utf16_column
 from dmtool.validation.schemas import default_schema_dir
 
+_WORD = re.compile(r"[\w.-]+")
 _DID_YOU_MEAN = re.compile(r"did you mean (?:entry )?'?([^'?]+)'?\?")
 # The sides a branching effect may lack, in the order a reader expects them.
 _SIDES = {"test": ("pass", "fail"), "if": ("else",)}
@@ -63,10 +64,12 @@ def _fix(context: RequestContext, diagnostic: types.Diagnostic) -> tuple[str, li
 def _word_range(text: str, where: types.Range) -> types.Range:
     """The diagnostic's range cut to the word at its start (a key, an id or a number)."""
     line = line_of(text, where.start.line)
-    start = where.start.character
-    match = re.compile(r"[\w.-]+").match(line, start)
-    end = match.end() if match else where.end.character
-    return types.Range(start=where.start, end=types.Position(line=where.start.line, character=end))
+    start = char_column(line, where.start.character)  # the range counts UTF-16 units
+    match = _WORD.match(line, start)
+    if match is None:
+        return where
+    return types.Range(start=where.start, end=types.Position(
+        line=where.start.line, character=utf16_column(line, match.end())))
 
 
 def _parts(pointer: str) -> tuple[str | int, ...]:

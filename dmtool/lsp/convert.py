@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 
 from dmtool.diagnostics import Diagnostic, Location, Severity
+from dmtool.lsp.lines import line_index
 
 SOURCE = "dmtool"
 _TOKEN = re.compile(r"""[\w.'"-]+|.""")
@@ -37,6 +38,8 @@ def uri_of(path: Path) -> str:
 
 def utf16_column(line_text: str, column: int) -> int:
     """A 0-based character column as UTF-16 code units."""
+    if line_text.isascii():
+        return column
     prefix = line_text[:column]
     return column + sum(1 for char in prefix if ord(char) > 0xFFFF)
 
@@ -52,16 +55,8 @@ def char_column(line_text: str, units: int) -> int:
 
 
 def line_of(text: str, number: int) -> str:
-    """The 0-based line `number` of `text` ('' past the end), found without splitting it all."""
-    if number < 0:
-        return ""
-    start = 0
-    for _ in range(number):
-        start = text.find("\n", start) + 1
-        if start == 0:
-            return ""
-    end = text.find("\n", start)
-    return text[start:] if end < 0 else text[start:end]
+    """The 0-based line `number` of `text` ('' past the end), from the text's line index."""
+    return line_index(text).line(number)
 
 
 def position(text: str, line: int, column: int) -> types.Position:

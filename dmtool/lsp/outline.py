@@ -7,13 +7,15 @@ from its start and its conclusions). Other documents list their top-level keys.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from typing import Any
 
 from lsprotocol import types
 
 from dmtool.loading import SourceDocument
-from dmtool.lsp.convert import location_range
+from dmtool.lsp.convert import line_of, location_range, position, span
+from dmtool.lsp.extents import Extent, entry_extents
 from dmtool.lsp.targets import Book, kind_of
 from dmtool.model.storybook import iter_effects
 from dmtool.storygraph.context import context_for
@@ -21,11 +23,31 @@ from dmtool.storygraph.context import context_for
 BLOCKS = (("event", "Round events"), ("exploration", "Encounters"),
           ("reality_shard", "Reality shards"))
 Symbol = types.DocumentSymbol
+# Outlines kept for the documents asked about last (a few open files).
+_KEEP = 4
+_RECENT: dict[tuple[int, int], tuple[SourceDocument, Any, list[Symbol]]] = {}
+_MAKING = threading.Lock()
 
 
 def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
     """The document's symbols; `corpus` (with `of_kind`) names the finale encounters on
-    world shards and finale cards, which tie more finale entries to their ending."""
+    world shards and finale cards, which tie more finale entries to their ending.
+
+    An editor asks again for the same text (after each edit, and as the view scrolls):
+    the last answers are kept with the document and corpus they describe."""
+    key = (id(document), id(corpus))
+    with _MAKING:  # requests made together wait for one outline, not make one each
+        known = _RECENT.get(key)
+        if known is not None and known[0] is document and known[1] is corpus:
+            return known[2]
+        symbols = _outline(document, corpus)
+        _RECENT[key] = (document, corpus, symbols)
+        while len(_RECENT) > _KEEP:
+            del _RECENT[next(iter(_RECENT))]
+        return symbols
+
+
+def _outline(document: SourceDocument, corpus: Any) -> list[Symbol]:
     if kind_of(document) == "storybook":
         finale: list[tuple[str, int]] = []
         wanderer = document.data.get("wanderer")
@@ -45,19 +67,42 @@ def _symbol(document: SourceDocument, name: str, parts: tuple[str | int, ...],
     if children:
         extent = types.Range(start=min((c.range.start for c in children), key=_order),
                              end=max((c.range.end for c in children), key=_order))
-        if _order(where.start) < _order(extent.start):
-            extent = types.Range(start=where.start, end=extent.end)
+        # The whole group, its own key too (an ending's key stands after its entries).
+        extent = types.Range(start=min(where.start, extent.start, key=_order),
+                             end=max(where.end, extent.end, key=_order))
     return Symbol(name=name, kind=kind, range=extent, selection_range=where,
                   children=children or None, detail=detail)
 
 
-def _order(position: types.Position) -> tuple[int, int]:
-    return (position.line, position.character)
+def _order(at: types.Position) -> tuple[int, int]:
+    return (at.line, at.character)
+
+
+def _entry_symbol(text: str, name: str, extent: Extent, detail: str | None) -> Symbol:
+    """An entry's symbol: it covers the whole entry, and is named at its `entry` key."""
+    start = position(text, extent.first, extent.dash)
+    whole = types.Range(start=start, end=position(text, extent.last, extent.end))
+    key = extent.dash + 2
+    if line_of(text, extent.first).startswith("entry:", key):
+        named = span(text, extent.first, key, key + len("entry"))
+    else:
+        named = types.Range(start=start, end=start)
+    return Symbol(name=name, kind=types.SymbolKind.Key, range=whole, selection_range=named,
+                  detail=detail)
+
+
+def folding_ranges(document: SourceDocument) -> list[types.FoldingRange]:
+    """One fold per entry of a storybook, from its first line to its last."""
+    if kind_of(document) != "storybook":
+        return []
+    return [types.FoldingRange(start_line=e.first, end_line=e.last)
+            for e in entry_extents(document, Book(document, ())).values() if e.last > e.first]
 
 
 def _storybook(document: SourceDocument, book: Book,
                finale: list[tuple[str, int]]) -> list[Symbol]:
     entries = {number: (parts, entry) for number, parts, entry in book.entries()}
+    extents = entry_extents(document, book)
     owner = _endings_of(book, entries, finale)
     groups: dict[str, list[Symbol]] = {}
     for number, (parts, entry) in entries.items():
@@ -67,9 +112,14 @@ def _storybook(document: SourceDocument, book: Book,
             letter = owner.get(number)
             group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
         title = str(entry.get("title") or "")
-        groups.setdefault(group, []).append(_symbol(
-            document, f"{number} {title}".strip(), parts + ("entry",), types.SymbolKind.Key,
-            detail=kind or None))
+        name = f"{number} {title}".strip()
+        extent = extents.get(number)
+        if extent is not None and extent.parts == parts:
+            symbol = _entry_symbol(document.text, name, extent, kind or None)
+        else:
+            symbol = _symbol(document, name, parts + ("entry",), types.SymbolKind.Key,
+                             detail=kind or None)
+        groups.setdefault(group, []).append(symbol)
     symbols = []
     endings = _endings(book)
     for name in [label for _k, label in BLOCKS] + sorted(g for g in groups if g not in dict(BLOCKS).values()):

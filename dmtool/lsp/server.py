@@ -35,8 +35,9 @@ from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.framing import serve_stdio
 from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
-from dmtool.lsp.outline import outline
+from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
+from dmtool.lsp.symbols import workspace_symbols
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
@@ -60,6 +61,10 @@ class DmtoolServer(LanguageServer):
                            ReferenceFinder(SchemaNavigator(self.live.session.schemas)))
         self.folders: list[Path] = []
         self.pending: dict[Path, Any] = {}
+        # The version of each open buffer's text as last scheduled, and as last analysed:
+        # diagnostics are published with the version of the text they describe.
+        self.pending_versions: dict[Path, int] = {}
+        self.versions: dict[Path, int] = {}
         self.ready = False
         self.settled = False  # whether the first analysis's state is frozen (settle_lasting_state)
         # Set once the first analysis is done (or failed): requests wait for it, since
@@ -80,9 +85,15 @@ class DmtoolServer(LanguageServer):
         text = self.workspace.get_text_document(uri).source
         return RequestContext(self.live.snapshot, self.tools, path, text)
 
-    def schedule(self, path: Path, change: Any) -> None:
-        """Note an edit (text), a close or a change on disk; the checker picks it up."""
-        self.pending[Path(os.path.abspath(path))] = change
+    def schedule(self, path: Path, change: Any, version: int | None = None) -> None:
+        """Note an edit (text, at the buffer's `version`), a close or a change on disk;
+        the checker picks it up."""
+        path = Path(os.path.abspath(path))
+        self.pending[path] = change
+        if version is not None:
+            self.pending_versions[path] = version
+        elif change is _CLOSE:
+            self.pending_versions.pop(path, None)
         self._start().set()
 
     def _start(self) -> asyncio.Event:
@@ -104,6 +115,10 @@ class DmtoolServer(LanguageServer):
                 except TimeoutError:
                     break
             changes, self.pending = self.pending, {}
+            self.versions.update(self.pending_versions)
+            for path, change in changes.items():
+                if change is _CLOSE:
+                    self.versions.pop(path, None)
             edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
             try:
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
@@ -111,8 +126,10 @@ class DmtoolServer(LanguageServer):
                 self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
                 self.analysed.set()
                 continue
-            if after is None:
-                continue  # newer edits came in while the files were read: analyse those
+            if after is None or self.pending:
+                # Newer edits came in while these texts were read or analysed: what was
+                # found describes texts already gone, so only the next round is published.
+                continue
             changed = changed_files(published, after)
             for path in edited - changed.keys():  # an edited buffer always hears back
                 changed[path] = after.diagnostics.get(path, ())
@@ -146,8 +163,8 @@ class DmtoolServer(LanguageServer):
         for path, diagnostics in sorted(changed.items()):
             text = self.live.text(path) or ""
             found = [to_lsp(d, text, self.links.link(d.code)) for d in diagnostics]
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri_of(path), diagnostics=found))
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri_of(path), diagnostics=found, version=self.versions.get(path)))
 
 
 server = DmtoolServer()
@@ -166,6 +183,21 @@ def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
         return feature(ls, params)
 
     return waiting
+
+
+_REQUESTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dmtool-request")
+
+
+def _off_loop(feature: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer on a worker thread, so typing stays answered meanwhile; the answer is sent
+    from the event loop (pygls's own thread handlers write it from the worker, where a
+    long answer and a publication written at once interleave on stdout)."""
+
+    @functools.wraps(feature)
+    async def answered(ls: DmtoolServer, params: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(_REQUESTS, feature, ls, params)
+
+    return answered
 
 
 def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
@@ -220,14 +252,15 @@ async def _initialized(ls: DmtoolServer, params: types.InitializedParams) -> Non
 async def _did_open(ls: DmtoolServer, params: types.DidOpenTextDocumentParams) -> None:
     path = path_of(params.text_document.uri)
     if path is not None:
-        ls.schedule(path, params.text_document.text)
+        ls.schedule(path, params.text_document.text, params.text_document.version)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 async def _did_change(ls: DmtoolServer, params: types.DidChangeTextDocumentParams) -> None:
     path = path_of(params.text_document.uri)
     if path is not None:
-        ls.schedule(path, ls.workspace.get_text_document(params.text_document.uri).source)
+        ls.schedule(path, ls.workspace.get_text_document(params.text_document.uri).source,
+                    params.text_document.version)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -254,7 +287,7 @@ def _definition(ls: DmtoolServer, params: types.DefinitionParams) -> list[types.
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-@server.thread()  # reads every document: off the loop, so typing stays answered
+@_off_loop  # reads every document: off the loop, so typing stays answered
 @_safe([])
 def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.Location]:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
@@ -290,7 +323,7 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-@server.thread()  # a long storybook takes a moment to lay out and verify
+@_off_loop  # a long storybook takes a moment to lay out and verify
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
     context = ls.context(params.text_document.uri)
@@ -300,12 +333,44 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-@_after_first_analysis
+@_off_loop  # every entry of a long storybook: off the loop, so typing stays answered
 @_safe([])
 def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
     return outline(document, ls.live.snapshot.corpus) if document is not None else []
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+@_off_loop
+@_safe([])
+def _folding(ls: DmtoolServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)
+    context = ls.context(params.text_document.uri)
+    document = context.document if context else None
+    return folding_ranges(document) if document is not None else []
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+@_off_loop
+@_safe([])
+def _workspace_symbols(ls: DmtoolServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)
+    return workspace_symbols(ls.live.snapshot.documents.values(), params.query)
+
+
+@server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(inter_file_dependencies=True, workspace_diagnostics=False))
+@_after_first_analysis
+@_safe(None)
+def _pull(ls: DmtoolServer, params: types.DocumentDiagnosticParams) -> types.RelatedFullDocumentDiagnosticReport:
+    """The diagnostics of the last analysis, for an editor that asks rather than listens."""
+    path = path_of(params.text_document.uri)
+    found = ls.live.snapshot.diagnostics.get(Path(os.path.abspath(path)), ()) if path else ()
+    text = (ls.live.text(path) or "") if path else ""
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=[to_lsp(d, text, ls.links.link(d.code)) for d in found])
 
 
 def serve() -> None:

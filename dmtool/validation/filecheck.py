@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
-from dmtool.loading import SourceDocument, load_text, read_document
+from dmtool.loading import LoadResult, SourceDocument, load_text, read_document
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
@@ -134,7 +134,7 @@ def check_text(text: str, path: Path, name: str, schemas: SchemaSet, *,
     loaded = load_text(text, path=path, display=name, previous=previous)
     if loaded.document is None:
         return FileResult(list(loaded.diagnostics),
-                          _recovered(text, path, name, loaded.diagnostics, schemas))
+                          _recovered(text, path, name, loaded, schemas))
     return check_document(loaded.document, schemas)
 
 
@@ -162,14 +162,19 @@ def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:
     return FileResult(diagnostics, meant, line)
 
 
-def _recovered(text: str, path: Path, name: str, problems: list[Diagnostic],
+def _recovered(text: str, path: Path, name: str, loaded: LoadResult,
                schemas: SchemaSet) -> SourceDocument | None:
-    """What can be read of a text that did not load, as a partial document (or None)."""
-    data = recover_data(text, problems)
+    """What can be read of a text that did not load, as a partial document (or None).
+
+    When only the entries an edit touched fail, the last good data stands for the text,
+    and nothing more of it is parsed (see load_text)."""
+    good = loaded.recovered
+    data = good.data if good is not None else recover_data(text, loaded.diagnostics)
     facts = extract_facts(data, standing=Standing.RECOVERED)
     if facts is None or facts.kind not in schemas.kinds:
         return None
     document = SourceDocument(path, name, text, data)
+    document.last_good = good
     remember_facts(document, facts)
     return document
 

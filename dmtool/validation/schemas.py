@@ -13,6 +13,8 @@ from dmtool.values import Value
 SCHEMA_SUFFIX = ".schema.json"
 # jsonschema-rs needs absolute URIs; the schemas' relative `$id`s resolve against this.
 _FAST_BASE = "https://schemas.dmtool.invalid/"
+# The top-level list of numbered entries a storybook holds: its errors are explained per entry.
+ENTRIES = "entries"
 
 
 def default_schema_dir() -> Path:
@@ -152,9 +154,23 @@ class SchemaSet(Value):
 
     def errors(self, kind: str, data: Any) -> list[Any]:
         """python-jsonschema errors for a document, computed only when the screen fails."""
-        if self.screen(kind).is_valid(data):
+        screen = self.screen(kind)
+        if screen.is_valid(data):
             return []
-        return list(self.validator(kind).iter_errors(data))
+        failing = _failing_entries(screen, data)
+        if failing is None:
+            return list(self.validator(kind).iter_errors(data))
+        # Only the entries that fail go through the slow validator (a long book's other
+        # entries cost it seconds), in the document as it is otherwise; each error's path
+        # then names the entry's own index. Items are validated one by one (no keyword of
+        # the schemas compares them), so the errors are those of the whole document.
+        only = {**data, ENTRIES: [data[ENTRIES][index] for index in failing]}
+        errors = list(self.validator(kind).iter_errors(only))
+        for error in errors:
+            path = error.path  # its context's errors extend it (absolute_path)
+            if len(path) >= 2 and path[0] == ENTRIES and type(path[1]) is int:
+                path[1] = failing[path[1]]
+        return errors
 
     def resolve(self, base_id: str, ref: str) -> tuple[str, dict[str, Any]]:
         """Follow a `$ref` from the schema `base_id`; returns (new base id, subschema)."""
@@ -164,6 +180,21 @@ class SchemaSet(Value):
         for part in [p for p in fragment.split("/") if p]:
             node = node[part.replace("~1", "/").replace("~0", "~")]
         return schema_id, node
+
+
+def _failing_entries(screen: Any, data: Any) -> list[int] | None:
+    """The indices of the entries jsonschema-rs finds errors in, when it finds them only
+    inside entries (and there are entries it does not); else None."""
+    entries = data.get(ENTRIES) if type(data) is dict else None
+    if type(entries) is not list or len(entries) < 2:
+        return None
+    failing: set[int] = set()
+    for error in screen.iter_errors(data):
+        path = error.instance_path
+        if len(path) < 2 or path[0] != ENTRIES or type(path[1]) is not int:
+            return None
+        failing.add(path[1])
+    return sorted(failing) if len(failing) < len(entries) else None
 
 
 def _ref_files(node: Any) -> set[str]:

@@ -1,0 +1,93 @@
+"""Published diagnostics name the version of the text they describe, and a newer edit
+makes the analysis under way stale: its findings are never published."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES
+
+from dmtool.lsp.server import DmtoolServer
+from tests.lsp_support import (
+    STORYBOOK,
+    copy_workspace,
+    diagnostics_for,
+    open_file,
+    replace_all,
+    start,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    workspace = copy_workspace(tmp_path_factory.mktemp("lsp-versions"))
+    recorded: list[types.PublishDiagnosticsParams] = []
+
+    def record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        client.diagnostics[params.uri] = params.diagnostics
+        recorded.append(params)
+
+    # Every publication is kept (pygls hands the client to a handler annotated with its type) (the client's own handler keeps only each file's last).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, record)
+        client = await start(workspace)
+    client.workspace_path, client.recorded = workspace, recorded
+    yield client
+    await client.shutdown_session()
+
+
+async def test_diagnostics_carry_the_version_of_the_text_they_describe(client):
+    path = client.workspace_path / STORYBOOK
+    uri = open_file(client, path, version=4)
+    await diagnostics_for(client, uri, lambda found: not found)
+    text = path.read_text(encoding="utf-8")
+    replace_all(client, uri, text.replace("goto: 11", "goto: 9999", 1), 9)
+    await diagnostics_for(client, uri, lambda found: any(d.code == "DM301" for d in found))
+    replace_all(client, uri, text, 10)
+    await diagnostics_for(client, uri, lambda found: not found)
+    mine = [(p.version, bool(p.diagnostics)) for p in client.recorded if p.uri == uri]
+    assert mine == [(4, False), (9, True), (10, False)]
+    # Files not open in the editor have no version to name.
+    assert all(p.version is None for p in client.recorded if p.uri != uri)
+
+
+class _Held(DmtoolServer):
+    """A server whose analysis of version 1 waits until the test lets it go on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started, self.go_on = threading.Event(), threading.Event()
+        self.sent: list[tuple[Path, Any, int | None]] = []
+
+    def _apply(self, changes: dict[Path, Any]) -> Any:
+        if any(text == "version 1" for text in changes.values()):
+            self.started.set()
+            self.go_on.wait(10)
+        self.ready = True  # nothing to load: the edits alone are analysed
+        return self.live.analyse()
+
+    def _publish(self, changed: dict[Path, Any]) -> None:
+        self.sent.extend((path, found, self.versions.get(path)) for path, found in changed.items())
+
+
+async def test_an_edit_during_an_analysis_makes_its_findings_stale(tmp_path):
+    server = _Held()
+    path = tmp_path / "book.yaml"
+    server.schedule(path, "version 1", 1)
+    await asyncio.get_running_loop().run_in_executor(None, server.started.wait, 10)
+    server.schedule(path, "version 2", 2)  # typed while version 1 is analysed
+    server.go_on.set()
+    for _ in range(200):
+        if server.sent:
+            break
+        await asyncio.sleep(0.02)
+    assert [(p, v) for p, _found, v in server.sent] == [(path, 2)]

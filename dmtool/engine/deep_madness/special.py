@@ -79,10 +79,7 @@ def end_of_activation(ctx: Ctx, *, figure: Figure | None = None,
         else:
             continue
         with ctx.scoped(investigator, **scope):
-            if "when" in body and not holds(ctx, body["when"]):
-                continue
-            ctx.emit("special_rule", rule=ref, at=END_OF_ACTIVATION)
-            run_effects(ctx, body["effects"])
+            _fire_in_scope(ctx, ref, body, at=END_OF_ACTIVATION)
 
 
 def after_action(ctx: Ctx, investigator: str, action: str, *, ranged: bool,
@@ -100,10 +97,16 @@ def after_action(ctx: Ctx, investigator: str, action: str, *, ranged: bool,
         if body.get("first_of_round") is False and first:
             continue
         with ctx.scoped(investigator):
-            if "when" in body and not holds(ctx, body["when"]):
-                continue
-            ctx.emit("special_rule", rule=ref, at=AFTER_ACTION, action=action)
-            run_effects(ctx, body["effects"])
+            _fire_in_scope(ctx, ref, body, at=AFTER_ACTION, action=action)
+
+
+def _fire_in_scope(ctx: Ctx, ref: str, body: dict[str, Any], **logged: str) -> None:
+    """A trigger's effects, run when its condition holds in the scope already entered (a
+    function of its own: mypyc compiles no `continue` out of a `with` block)."""
+    if "when" in body and not holds(ctx, body["when"]):
+        return
+    ctx.emit("special_rule", rule=ref, **logged)
+    run_effects(ctx, body["effects"])
 
 
 def gained_instead(ctx: Ctx, component: str) -> str | None:

@@ -153,7 +153,7 @@ def _swept(options: BalanceOptions, configs: tuple[Config, ...], base: Bundle,
     results, sections = [], []
     total = len(points) * options.games * len(points[0][2])
     for number, (value, bundle, point) in enumerate(points):
-        plan = list(chunks(len(point), options.games, options.seed))
+        plan = Plan(len(point), options.games, options.seed)
         offset = number * options.games * len(point)
         step = (None if progress is None
                 else lambda done, _all, offset=offset: progress(offset + done, total))
@@ -171,4 +171,5 @@ def _swept(options: BalanceOptions, configs: tuple[Config, ...], base: Bundle,
     report["finished"] = sum(r.finished for _, r in results)
     report["interrupted"] = any(r.interrupted for _, r in results)
     report["sweep"] = summary(sweep, results, sections)
+    report.update(provenance(checkout_content(options.content)))
     return BalanceOutcome(report, [r for _, r in results], workers)

@@ -92,7 +92,8 @@ def test_a_crash_while_writing_keeps_the_previous_state(tmp_path: Path,
 
 
 @pytest.mark.parametrize("text, code, line", [
-    ("kind: campaign-state\nid: x\nwanderers: {hollis-brandt: [oops\n", "DM0", 4),
+    # An unclosed bracket is reported at the bracket itself (line 3), not where the text ends.
+    ("kind: campaign-state\nid: x\nwanderers: {hollis-brandt: [oops\n", "DM0", 3),
     ("kind: campaign-state\nid: x\ngames_played: -2\n", "DM1", 3),
     ("kind: campaign-state\nid: x\nwanderers:\n  hollis-brant: {}\n", "DM424", 4),
     ("kind: campaign-state\nid: x\nwanderers:\n  hollis-brandt:\n    unlocked: [maren-wait]\n",

@@ -64,10 +64,12 @@ class Planner:
     seed: int
     policy: str = "planner"
     helper: Chooser = field(init=False)
-    story: StoryLookahead | None = field(init=False, default=None)
+    story: StoryLookahead | None = field(init=False)
 
     def __post_init__(self) -> None:
+        # Both set here: mypyc leaves an init=False field's default unset.
         self.helper = Chooser("greedy", self.seed)
+        self.story = None
 
     def action(self, actions: list[Action]) -> Action:
         return self.helper.action(actions)

@@ -16,10 +16,11 @@ import pytest
 from ruamel.yaml import YAML
 
 from dmtool.validation.pipeline import CheckOptions, run_check
+from tests.rulebook_support import find_rulebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "content"
-RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
+RULEBOOKS = find_rulebooks() or ROOT.parent / "shared" / "rulebooks"
 FILES = {
     "dawn-of-madness": "000_27a3168eaf1dec26.txt",
     "madness-reborn": "001_10a22269de237852.txt",

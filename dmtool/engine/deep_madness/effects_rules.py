@@ -178,8 +178,9 @@ def _own_piece_in(ctx: Ctx, spec: dict[str, Any]) -> bool:
 
 @RULES.effect("place_on_card")
 def _place_on_card(ctx: Ctx, spec: dict[str, Any]) -> None:
-    """A token goes onto a monster card (where a rule may later take it from)."""
+    """Tokens (one unless a count is given) go onto a monster card, where a rule may later
+    take them from."""
     card = spec["card"]
-    ctx.state.on_cards[card] = ctx.state.on_cards.get(card, 0) + 1
+    ctx.state.on_cards[card] = ctx.state.on_cards.get(card, 0) + int(spec.get("count", 1))
     ctx.emit("placed_on_card", component=spec["component"], card=card,
              total=ctx.state.on_cards[card])

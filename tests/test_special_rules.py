@@ -53,6 +53,14 @@ def test_a_rule_counts_only_with_structure_and_fixtures_both_ways() -> None:
     assert "purgatory/penitent-sorrow" in coverage(index, both).missing
 
 
+def test_a_skipped_fixture_proves_nothing() -> None:
+    index = index_for(default_content_dir())
+    ref = "dimension-breach/trap-mines"
+    skipped = [{"special_rules": {"applies": [ref], "does_not_apply": [ref]},
+                "skip": "not ready"}]
+    assert ref in coverage(index, skipped).missing
+
+
 def test_coverage_prints_the_line_and_lists_the_rest() -> None:
     out: list[str] = []
     run_tests(ScenarioOptions(paths=(FIXTURES / "deep-madness",), coverage=True,

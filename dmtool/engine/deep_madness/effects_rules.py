@@ -131,10 +131,11 @@ def _return_to_owner(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 @RULES.effect("restore_room")
-def _restore_room(ctx: Ctx, spec: dict[str, Any]) -> None:
+def _restore_room(ctx: Ctx, _: bool) -> None:
     """The devoured room the investigator in scope stands in turns back to its normal side:
     the pieces the chapter's restoration rule names are discarded from it, its spaces are
-    dry again, and its card leaves the devoured deck."""
+    dry again, and its card leaves the devoured deck. (The clause is `restore_room: true`:
+    typed `bool`, as the compiled engine checks the type.)"""
     inv = ctx.scope("restore_room")
     board = ctx.catalog.board
     room = board.room_of(inv.space) if inv.space is not None else None

@@ -211,3 +211,20 @@ def test_the_readings_name_fixtures_that_exist() -> None:
     ids = {p.stem for p in FIXTURES.glob("*.yaml")}
     missing = [n for n in named if not any(fnmatch.fnmatch(i, n) for i in ids)]
     assert not missing, missing
+
+
+def test_a_handler_taking_a_flag_is_not_typed_as_a_mapping() -> None:
+    """An effect or condition written `name: true` (or a number) hands its handler that
+    value: a handler annotated `dict` passes in the pure engine and crashes once mypyc
+    compiles it, so the annotation must fit the schema."""
+    defs = json.loads((default_schema_dir() / "deep-madness-defs.schema.json").read_text())
+    tables = {"effect": RULES.effects, "condition": RULES.conditions}
+    wrong = []
+    for kind, table in tables.items():
+        for name, spec in defs["$defs"][kind]["properties"].items():
+            scalar = "const" in spec or spec.get("type") in ("boolean", "integer", "string")
+            hints = getattr(table.get(name), "__annotations__", {})
+            value = [v for k, v in hints.items() if k not in ("ctx", "return")]
+            if scalar and value and "dict" in str(value[0]):
+                wrong.append(f"{kind} {name}: {value[0]}")
+    assert not wrong, wrong

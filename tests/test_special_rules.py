@@ -4,6 +4,7 @@ only special rules that exist, and `dmtool test --coverage` counts them honestly
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from dmtool.engine.deep_madness import RULES
@@ -53,6 +54,14 @@ def test_a_rule_counts_only_with_structure_and_fixtures_both_ways() -> None:
     assert "purgatory/penitent-sorrow" in coverage(index, both).missing
 
 
+def test_a_skipped_fixture_proves_nothing() -> None:
+    index = index_for(default_content_dir())
+    ref = "dimension-breach/trap-mines"
+    skipped = [{"special_rules": {"applies": [ref], "does_not_apply": [ref]},
+                "skip": "not ready"}]
+    assert ref in coverage(index, skipped).missing
+
+
 def test_coverage_prints_the_line_and_lists_the_rest() -> None:
     out: list[str] = []
     run_tests(ScenarioOptions(paths=(FIXTURES / "deep-madness",), coverage=True,
@@ -64,3 +73,12 @@ def test_coverage_prints_the_line_and_lists_the_rest() -> None:
     for ref in result.missing:
         chapter = ref.split("/")[0]
         assert f"  {chapter}:" in text
+
+
+def test_rules_md_has_a_row_per_special_rule_and_names_real_fixtures() -> None:
+    text = (ROOT / "dmtool" / "engine" / "deep_madness" / "RULES.md").read_text()
+    rows = set(re.findall(r"^\| ([a-z0-9-]+/[a-z0-9-]+) \| (?:001|004):\d+", text, re.M))
+    assert rows == {rule.ref for rule in special_rules(index_for(default_content_dir()))}
+    named = set(re.findall(r"\b(r\d\d-[a-z0-9-]+[a-z0-9])\b", text))
+    fixtures = {p.stem for p in (FIXTURES / "deep-madness").glob("*.yaml")}
+    assert named and named <= fixtures, sorted(named - fixtures)

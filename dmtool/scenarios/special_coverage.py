@@ -1,6 +1,7 @@
 """How many of the chapters' special rules the engine executes, proven both ways: a rule
 counts when it has structure (`executes`) or a rule `hook`, and fixtures show it changing
-the outcome and rightly not applying (their `special_rules: {applies, does_not_apply}`)."""
+the outcome and rightly not applying (their `special_rules: {applies, does_not_apply}`); a
+skipped fixture counts for nothing."""
 
 from __future__ import annotations
 
@@ -60,6 +61,8 @@ def coverage(index: ContentIndex, fixtures: Iterable[dict[str, Any]]) -> Special
     applies: set[str] = set()
     not_applies: set[str] = set()
     for data in fixtures:
+        if data.get("skip"):
+            continue  # a fixture that is not run proves nothing
         proven = data.get("special_rules")
         if isinstance(proven, dict):
             applies.update(proven.get("applies", []) or [])

@@ -131,10 +131,11 @@ def _return_to_owner(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 @RULES.effect("restore_room")
-def _restore_room(ctx: Ctx, spec: bool) -> None:
+def _restore_room(ctx: Ctx, _: bool) -> None:
     """The devoured room the investigator in scope stands in turns back to its normal side:
     the pieces the chapter's restoration rule names are discarded from it, its spaces are
-    dry again, and its card leaves the devoured deck."""
+    dry again, and its card leaves the devoured deck. (The clause is `restore_room: true`:
+    typed `bool`, as the compiled engine checks the type.)"""
     inv = ctx.scope("restore_room")
     board = ctx.catalog.board
     room = board.room_of(inv.space) if inv.space is not None else None
@@ -178,8 +179,9 @@ def _own_piece_in(ctx: Ctx, spec: dict[str, Any]) -> bool:
 
 @RULES.effect("place_on_card")
 def _place_on_card(ctx: Ctx, spec: dict[str, Any]) -> None:
-    """A token goes onto a monster card (where a rule may later take it from)."""
+    """Tokens (one unless a count is given) go onto a monster card, where a rule may later
+    take them from."""
     card = spec["card"]
-    ctx.state.on_cards[card] = ctx.state.on_cards.get(card, 0) + 1
+    ctx.state.on_cards[card] = ctx.state.on_cards.get(card, 0) + int(spec.get("count", 1))
     ctx.emit("placed_on_card", component=spec["component"], card=card,
              total=ctx.state.on_cards[card])

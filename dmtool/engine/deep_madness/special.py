@@ -122,16 +122,29 @@ def gained_instead(ctx: Ctx, component: str) -> str | None:
     for ref, body in clauses(ctx.catalog, "instead_of_gain"):
         if body["component"] == component:
             other = body["may_take"]
+            capped = _cap_reached(ctx, other)
+            if capped is not None:
+                # A capped token is no choice: the investigator takes what they were given.
+                ctx.emit("not_resolved", effect="instead", reason=capped)
+                continue
             if ctx.answer("instead", f"{inv.id} gains {component}; take {other} instead?",
                           (component, other), default=component) == other:
                 ctx.emit("special_rule", rule=ref, at="gain", instead=other)
                 component = other
+    capped = _cap_reached(ctx, component)
+    if capped is not None:
+        ctx.emit("not_resolved", effect="gain", reason=capped)
+        return None
+    return component
+
+
+def _cap_reached(ctx: Ctx, component: str) -> str | None:
+    """Why the investigator in scope may not take one more of `component` (None: they may)."""
+    inv = ctx.scope("gain")
     for ref, body in clauses(ctx.catalog, "cap"):
         if body["component"] == component and len(inv.holds(component)) >= body["max_held"]:
-            ctx.emit("not_resolved", effect="gain", reason=f"{inv.id} holds "
-                     f"{body['max_held']} {component} already ({ref})")
-            return None
-    return component
+            return f"{inv.id} holds {body['max_held']} {component} already ({ref})"
+    return None
 
 
 def offset_damage(ctx: Ctx, damage: int) -> int:

@@ -233,7 +233,9 @@ def _discard_here(value: Any, names: Names) -> Described:
 
 def _place_on_card(value: Any, names: Names) -> Described:
     value = _map(value)
-    return Described("place", phrase("1 ", component(value.get("component"), names),
+    n = integer(value.get("count", 1))
+    return Described("place", phrase(f"{n} ", component(value.get("component"), names,
+                                                        plural=n != 1),
                                      " on the ", thing({"monster": value.get("card")}, names),
                                      " monster card"))
 

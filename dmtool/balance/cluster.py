@@ -19,7 +19,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from distributed import Client, Future, wait
 
@@ -29,6 +29,8 @@ from dmtool.balance.pool import AHEAD, RunLost, Runner
 from dmtool.balance.tally import Tally
 from dmtool.engine.core.errors import EngineFault
 from dmtool.errors import UsageError
+
+T = TypeVar("T")
 
 CONNECT_SECONDS = 10
 # How long a cluster may have no worker, or the client no scheduler, before the run is lost.
@@ -131,13 +133,26 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
                 raise RunLost(_what_was_lost(client, target, error)) from None
             for future in finished:
                 chunk = pending.pop(future)
-                yield chunk, _result(future, target)
+                yield chunk, _answered(client, target, _result, future, target)
             if not finished:
-                alone_since = _still_there(client, target, alone_since)
+                alone_since = _answered(client, target, _still_there, client, target,
+                                        alone_since)
             fill()
     finally:
         if pending:
             _within(CONNECT_SECONDS, lambda: client.cancel(list(pending)))
+
+
+def _answered(client: Any, target: str, ask: Callable[..., T], *args: Any) -> T:
+    """What `ask(*args)` returns; a connection that closes while the client asks the cluster (the
+    scheduler killed between two questions: Dask's CommClosedError, an OSError) is a lost
+    run, said as one, never an error of the command's use."""
+    try:
+        return ask(*args)
+    except (EngineFault, RunLost):
+        raise
+    except Exception as error:
+        raise RunLost(_what_was_lost(client, target, error)) from None
 
 
 def _result(future: Any, target: str) -> Tally:
@@ -155,7 +170,11 @@ def _what_was_lost(client: Any, target: str, error: Exception) -> str:
     time.sleep(POLL_SECONDS)  # the client learns of a lost connection a moment later
     if client.status != "running":
         return f"the scheduler at {target} was lost"
-    if not client.scheduler_info().get("workers"):
+    try:
+        workers = client.scheduler_info().get("workers")
+    except Exception:  # the scheduler went while it was asked
+        return f"the scheduler at {target} was lost"
+    if not workers:
         return f"every worker of the cluster at {target} was lost"
     return f"the cluster at {target} gave up the games ({type(error).__name__})"
 

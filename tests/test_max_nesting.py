@@ -250,3 +250,24 @@ def test_without_the_setting_the_loaders_own_limit_alone_applies(
                for d in report.diagnostics if d.code == "DM004"]
     assert refused == [("content/past-it.yaml", 3, 8 + MAX_DEPTH - 1)]
     assert CheckOptions(paths=()).max_nesting is None and CheckSession().max_nesting is None
+
+
+def test_a_cached_run_is_not_replayed_under_another_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No configuration file changes here (its bytes are part of a run's key): the options
+    # alone differ, as when the pipeline is run by another command.
+    folder = _tree(tmp_path)
+    monkeypatch.chdir(folder)
+    cache = tmp_path / "cache"
+
+    def refused(nesting: int | None) -> list[tuple[str, int, int]]:
+        report = run_check(CheckOptions(paths=(Path("."),), max_nesting=nesting,
+                                        cache_dir=cache))
+        return [(d.location.path, d.location.line, d.location.column)
+                for d in report.diagnostics if d.code == "DM004"]
+
+    assert refused(None) == []
+    assert refused(8) == [TOO_DEEP_AT]
+    assert refused(9) == [("storybook.yaml", 15, 31)]
+    assert refused(None) == []
+    assert refused(8) == [TOO_DEEP_AT]

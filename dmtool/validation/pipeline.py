@@ -249,7 +249,8 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     loaded: dict[Path, _Loaded] = {}
     fresh: list[tuple[Path, Stat | None, bool]] = []
     for path in every_file:
-        found, can_read, hit = _cached(path, names[path], schemas, cache, options)
+        found, can_read, hit = _cached(path, names[path], schemas, cache, options.max_file_size,
+                                       options.max_nesting)
         if hit is not None:
             loaded[path] = hit
             _progress(options, len(loaded), len(every_file))
@@ -259,14 +260,16 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     def check_here(indices: list[int]) -> None:
         for index in indices:
             path, found, can_read = fresh[index]
-            loaded[path] = _fresh(path, names[path], schemas, cache, options, found, can_read)
+            loaded[path] = _fresh(path, names[path], schemas, cache, options.max_file_size,
+                                  found, can_read, options.max_nesting)
             _progress(options, len(loaded), len(every_file))
 
     limit = options.max_file_size or MAX_BYTES
     children = parallel.spread(
         [_size(path, found) for path, found, _ in fresh], options.jobs,
         lambda indices: ((i, _checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
-                                               options)) for i in indices),
+                                               options.max_file_size, options.max_nesting))
+                         for i in indices),
         minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
@@ -310,7 +313,8 @@ def _progress(options: CheckOptions, done: int, total: int) -> None:
 
 
 def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
-            options: CheckOptions) -> tuple[Stat | None, bool, _Loaded | None]:
+            max_file_size: int | None, max_nesting: int | None = None,
+            ) -> tuple[Stat | None, bool, _Loaded | None]:
     """The file's stat (taken before anything is read) and readability, and its result
     when the cache knows these very bytes by their stat (None: it must be read)."""
     if not cache.enabled:
@@ -320,10 +324,10 @@ def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     content = cache.known_digest(os.path.abspath(path), found) if (
         found is not None and can_read) else None
     if content is not None:
-        key = record_key(content, name, options.max_file_size or MAX_BYTES, options.max_nesting)
+        key = record_key(content, name, max_file_size or MAX_BYTES, max_nesting)
         record = cache.record(key)
         if record is not None:
-            result = from_record(record, path, name, options.max_file_size, schemas)
+            result = from_record(record, path, name, max_file_size, schemas)
             if result.document is not None:
                 result.document.content_key = content
             return found, can_read, (result, key, (content, can_read))
@@ -331,9 +335,9 @@ def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
 
 
 def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
-           options: CheckOptions, found: Stat | None, can_read: bool) -> _Loaded:
+           max_file_size: int | None, found: Stat | None, can_read: bool,
+           max_nesting: int | None = None) -> _Loaded:
     """The file read and checked (a copy of bytes the cache knows is not checked again)."""
-    max_file_size = options.max_file_size
     limit = max_file_size or MAX_BYTES
     raw, problem = read_bytes(path, name, limit)
     if raw is None:
@@ -343,14 +347,14 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         cache.forget_path(os.path.abspath(path))
         return FileResult([problem], None), None, (pack(problem), can_read)
     content, size = digest(raw), len(raw)
-    key, record = _known_record(cache, path, name, limit, options.max_nesting, found, content)
+    key, record = _known_record(cache, path, name, limit, max_nesting, found, content)
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
         text, problems = decode(raw, name)
         del raw  # see check_decoded
         result = check_decoded(text, problems, path, name, schemas, max_file_size,
-                               max_nesting=options.max_nesting)
+                               max_nesting=max_nesting)
         if key is not None:
             cache.remember_record(key, result.to_record(size))
         _lighten(result, size)
@@ -375,7 +379,8 @@ def _known_record(cache: CheckCache, path: Path, name: str, limit: int, nesting:
 
 
 def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
-                      options: CheckOptions) -> tuple[Any, ...] | None:
+                      max_file_size: int | None,
+                      max_nesting: int | None = None) -> tuple[Any, ...] | None:
     """In a forked child: (digest, size, record) of the file checked, with its data and the
     memos the rules derive from it alone; None when it cannot be read (the parent reads
     it again and reports why: cheap)."""
@@ -385,8 +390,8 @@ def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
     content, size = digest(raw), len(raw)
     text, problems = decode(raw, name)
     del raw
-    result = check_decoded(text, problems, path, name, schemas, options.max_file_size,
-                           max_nesting=options.max_nesting)
+    result = check_decoded(text, problems, path, name, schemas, max_file_size,
+                           max_nesting=max_nesting)
     record = result.to_record(size, keep_data=True)  # with the memos check_decoded took
     if result.document is not None:
         record.memos = dict(result.document.memos)

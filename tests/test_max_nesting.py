@@ -250,6 +250,23 @@ def test_without_the_setting_the_loaders_own_limit_alone_applies(
                for d in report.diagnostics if d.code == "DM004"]
     assert refused == [("content/past-it.yaml", 3, 8 + MAX_DEPTH - 1)]
     assert CheckOptions(paths=()).max_nesting is None and CheckSession().max_nesting is None
+    assert load_config(tmp_path).max_nesting is None
+
+
+def test_a_text_the_loader_refuses_is_refused_where_the_setting_is_passed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond 64 levels the loader builds nothing to walk; the refusal still names the
+    container one level past the setting, not the one past the loader's own limit."""
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "far-past-it.yaml").write_text(
+        "kind: coda\nid: deep\nnotes: " + "[" * 1000 + "x" + "]" * 1000 + "\n",
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    report = run_check(CheckOptions(paths=(Path("content"),), max_nesting=8))
+    assert [(d.code, d.location.line, d.location.column) for d in report.diagnostics] == [
+        ("DM004", 3, 8 + 7)]
+    assert "more than 8 levels" in report.diagnostics[0].message
 
 
 def test_a_cached_run_is_not_replayed_under_another_limit(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from gc import get_referents
 from typing import Any
 
+from dmtool.loading.builder import event_source
+
 _CONTAINERS = (dict, list)
 
 
@@ -42,4 +44,35 @@ def _first_at(data: Any, depth: int) -> tuple[str | int, ...] | None:
         children = [(child, (*parts, key), at + 1) for key, child in items
                     if child.__class__ in _CONTAINERS]
         pending.extend(reversed(children))
+    return None
+
+
+def too_deep_in_text(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column), both from 1, of the first mapping or list at level `limit` + 1 of a
+    text the loader refused as nested beyond its own limit (it built no data to walk);
+    None when the parser gives up before one (its refusal then stands)."""
+    # Imported here, as builder.py does: only a refused text needs the event classes.
+    from ruamel.yaml.events import (
+        MappingEndEvent,
+        MappingStartEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+    )
+
+    opening = (MappingStartEvent, SequenceStartEvent)
+    closing = (MappingEndEvent, SequenceEndEvent)
+    get_event = event_source(text)
+    depth = 0
+    try:
+        event = get_event()
+        while event is not None:
+            if isinstance(event, opening):
+                depth += 1
+                if depth > limit:
+                    return event.start_mark.line + 1, event.start_mark.column + 1
+            elif isinstance(event, closing):
+                depth -= 1
+            event = get_event()
+    except Exception:  # a syntax error before the depth: the loader's refusal stands
+        return None
     return None

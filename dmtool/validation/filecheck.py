@@ -14,7 +14,8 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
 from dmtool.loading import LoadResult, SourceDocument, load_text, read_document
-from dmtool.loading.nesting import too_deep
+from dmtool.loading.builder import MAX_DEPTH
+from dmtool.loading.nesting import too_deep, too_deep_in_text
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
@@ -136,28 +137,44 @@ def check_text(text: str, path: Path, name: str, schemas: SchemaSet, *,
     `previous`: the document the file gave before, if any (see load_text); `max_nesting`:
     the max-nesting setting (None: the loader's own limit alone)."""
     loaded = load_text(text, path=path, display=name, previous=previous)
-    if max_nesting is not None and loaded.document is not None:
-        loaded = _within_nesting(loaded.document, max_nesting) or loaded
+    if max_nesting is not None:
+        loaded = _within_nesting(text, name, loaded, max_nesting)
     if loaded.document is None:
         return FileResult(list(loaded.diagnostics),
                           _recovered(text, path, name, loaded, schemas))
     return check_document(loaded.document, schemas)
 
 
-def _within_nesting(document: SourceDocument, limit: int) -> LoadResult | None:
-    """The loader's refusal of a document nested deeper than the max-nesting setting, at
-    the mapping or list that goes one level too deep (None: the document is within it).
-    Every check of a text (the batch check, its workers, the daemon, watch mode and the
-    language server) comes through check_text, so the setting holds everywhere alike."""
-    parts = too_deep(document.data, limit)
-    if parts is None:
-        return None
-    where = document.locate(parts)
-    return LoadResult(None, [diagnose(
-        "DM004", Location(where.path, where.line, where.column),
+def _within_nesting(text: str, name: str, loaded: LoadResult, limit: int) -> LoadResult:
+    """`loaded` held to the max-nesting setting: a document nested deeper is refused as the
+    loader refuses one beyond its own limit, with DM004 at the mapping or list that goes
+    one level too deep. Every check of a text (the batch check, its workers, the daemon,
+    watch mode and the language server) comes through check_text, so the setting holds
+    everywhere alike."""
+    document = loaded.document
+    if document is not None:
+        parts = too_deep(document.data, limit)
+        if parts is None:
+            return loaded
+        where = document.locate(parts)
+        return LoadResult(None, [_too_deep(where.path, where.line, where.column, limit)])
+    refusals = [d for d in loaded.diagnostics if d.code == "DM004"]
+    if not refusals or limit >= MAX_DEPTH:
+        return loaded
+    # The loader refused the text at its own limit: the setting's is met earlier.
+    found = too_deep_in_text(text, limit)
+    if found is None:
+        return loaded
+    return LoadResult(None, [_too_deep(name, *found, limit) if d is refusals[0] else d
+                             for d in loaded.diagnostics], loaded.recovered)
+
+
+def _too_deep(display: str, line: int, column: int, limit: int) -> Diagnostic:
+    return diagnose(
+        "DM004", Location(display, line, column),
         f"Mappings and lists nest more than {limit} levels deep here, the limit the "
         "max-nesting setting sets; flatten the structure, or raise max-nesting (in "
-        "dmtool.toml or [tool.dmtool] of pyproject.toml) if it is meant to nest this deep.")])
+        "dmtool.toml or [tool.dmtool] of pyproject.toml) if it is meant to nest this deep.")
 
 
 def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:

@@ -56,7 +56,8 @@ class Config(Frozen):
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
                  strict: bool = False, format: str = "text",
                  paths: tuple[Path, ...] = (), max_file_size: int | None = None,
-                 max_nesting: int | None = None, exclude: tuple[str, ...] = (), per_file_ignores: tuple[FileIgnore, ...] = (),
+                 max_nesting: int | None = None, exclude: tuple[str, ...] = (),
+                 per_file_ignores: tuple[FileIgnore, ...] = (),
                  content: Path | None = None, schemas: Path | None = None,
                  source: Path | None = None) -> None:
         _set = object.__setattr__
@@ -82,8 +83,8 @@ class Config(Frozen):
         """This configuration with command-line values on top; None means "flag not given".
 
         Keys are the field names (select, ignore, strict, format, paths, max_file_size,
-        max_nesting, exclude). An empty list also counts as not given, since click passes () for an
-        unused multiple option. Bad values raise UsageError naming the flag.
+        max_nesting, exclude). An empty list also counts as not given, since click passes ()
+        for an unused multiple option. Bad values raise UsageError naming the flag.
         """
         changes: dict[str, Any] = {}
         for name, value in cli_overrides.items():

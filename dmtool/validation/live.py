@@ -245,8 +245,8 @@ class LiveCheck:
 def _asked(options: CheckOptions, files: FilesToCheck) -> object:
     """What a report is asked for, beside the files' results: the paths and the files asked
     about, the codes selected and ignored, the configuration's per-file ignores, the size
-    and nesting limits, and what could not be looked at (a run whose answer to all of these is the last one's,
-    over unchanged results, gets the last report)."""
+    and nesting limits, and what could not be looked at (a run whose answer to all of these
+    is the last one's, over unchanged results, gets the last report)."""
     ignores = options.ignores
     return (options.paths, frozenset(files.checked_names), len(files.checked), files.found,
             options.select, options.ignore, options.max_file_size, options.max_nesting,

@@ -450,7 +450,8 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
     tree = blake2b(repr((os.getcwd(), roots)).encode(), digest_size=12).hexdigest()
     state = blake2b(repr((
         sorted(options.select), sorted(options.ignore), options.max_file_size,
-        options.max_nesting, options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
+        options.max_nesting, options.whole_corpus, checked,
+        [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
         # The rules run: a report made without a registered rule is not one made with it.
         rule_names(),

@@ -688,6 +688,7 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
         force=force, dry_run=dry_run,
         allow_errors=allow_errors, select=frozenset(config.select),
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
+        max_nesting=config.max_nesting,
         excluded=config.is_excluded if config.exclude else None, commands=cli,
         balance=balance))
     click.echo(result.text, nl=False)

@@ -10,6 +10,7 @@ from typing import Any
 
 from dmtool.diagnostics import catalogue
 from dmtool.errors import ConfigError, UsageError
+from dmtool.loading.builder import MAX_DEPTH
 from dmtool.packaged import set_author_trees
 from dmtool.patterns import lazy
 from dmtool.reporters import FORMATS
@@ -31,7 +32,8 @@ class Config(Frozen):
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
     __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
-                           "exclude", "per_file_ignores", "content", "schemas", "source")
+                           "max_nesting", "exclude", "per_file_ignores", "content", "schemas",
+                           "source")
     select: tuple[str, ...]
     ignore: tuple[str, ...]
     strict: bool
@@ -40,6 +42,8 @@ class Config(Frozen):
     paths: tuple[Path, ...]
     # None leaves the loader's own limit in place.
     max_file_size: int | None
+    # Levels of mappings and lists a file may nest; None leaves the loader's own limit.
+    max_nesting: int | None
     exclude: tuple[str, ...]
     # `per-file-ignores`: codes silenced in the files a pattern matches, each with a reason.
     per_file_ignores: tuple[FileIgnore, ...]
@@ -52,7 +56,8 @@ class Config(Frozen):
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
                  strict: bool = False, format: str = "text",
                  paths: tuple[Path, ...] = (), max_file_size: int | None = None,
-                 exclude: tuple[str, ...] = (), per_file_ignores: tuple[FileIgnore, ...] = (),
+                 max_nesting: int | None = None, exclude: tuple[str, ...] = (),
+                 per_file_ignores: tuple[FileIgnore, ...] = (),
                  content: Path | None = None, schemas: Path | None = None,
                  source: Path | None = None) -> None:
         _set = object.__setattr__
@@ -62,6 +67,7 @@ class Config(Frozen):
         _set(self, "format", format)
         _set(self, "paths", paths)
         _set(self, "max_file_size", max_file_size)
+        _set(self, "max_nesting", max_nesting)
         _set(self, "exclude", exclude)
         _set(self, "per_file_ignores", per_file_ignores)
         _set(self, "content", content)
@@ -77,8 +83,8 @@ class Config(Frozen):
         """This configuration with command-line values on top; None means "flag not given".
 
         Keys are the field names (select, ignore, strict, format, paths, max_file_size,
-        exclude). An empty list also counts as not given, since click passes () for an
-        unused multiple option. Bad values raise UsageError naming the flag.
+        max_nesting, exclude). An empty list also counts as not given, since click passes ()
+        for an unused multiple option. Bad values raise UsageError naming the flag.
         """
         changes: dict[str, Any] = {}
         for name, value in cli_overrides.items():
@@ -212,7 +218,7 @@ def _is_file(path: Path) -> bool:
 
 def _from_cli(name: str, value: Any) -> Any:
     """Command-line values in the shape the file checks expect (arrays as lists)."""
-    if name in ("strict", "format", "max_file_size"):
+    if name in ("strict", "format", "max_file_size", "max_nesting"):
         return value
     if isinstance(value, (str, os.PathLike)):
         value = [value]
@@ -277,6 +283,19 @@ def _size(value: Any, _base: Path | None) -> int:
     return value
 
 
+def _nesting(value: Any, _base: Path | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Invalid(f"must be a whole number of levels, not {_kind(value)}.")
+    if value < 1:
+        raise _Invalid(f"must be at least 1 (the document's own top mapping), not {value}.")
+    if value > MAX_DEPTH:
+        raise _Invalid(
+            f"must be at most {MAX_DEPTH}, not {value}: the loader refuses deeper nesting "
+            "whatever the setting, as the schema validator recurses once per level; the "
+            "setting can only lower that limit.")
+    return value
+
+
 def _folder(value: Any, base: Path | None) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise _Invalid(f"must be a folder path (a string), not {_kind(value)}.")
@@ -316,6 +335,7 @@ _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "format": _format,
     "paths": _paths,
     "max-file-size": _size,
+    "max-nesting": _nesting,
     "exclude": _patterns,
     "per-file-ignores": _per_file_ignores,
     "content": _folder,

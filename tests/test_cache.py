@@ -62,8 +62,8 @@ def test_unchanged_files_come_from_the_cache(tmp_path: Path, monkeypatch: pytest
     from dmtool.validation import pipeline
 
     original = pipeline.check_decoded
-    monkeypatch.setattr(pipeline, "check_decoded", lambda text, problems, path, *a: (
-        parsed.append(path.name) or original(text, problems, path, *a)))
+    monkeypatch.setattr(pipeline, "check_decoded", lambda text, problems, path, *a, **k: (
+        parsed.append(path.name) or original(text, problems, path, *a, **k)))
     (folder / "other.yaml").write_text((folder / "other.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     assert _codes(Path("."), cache) == [("DM202", 7, 16)]
     assert parsed == ["other.yaml"]

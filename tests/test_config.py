@@ -34,7 +34,8 @@ def test_dmtool_toml_is_found_from_a_nested_folder(tmp_path: Path):
     source = write(
         tmp_path / "dmtool.toml",
         'select = ["DM1", "DM202"]\nignore = ["DM017"]\nstrict = true\nformat = "sarif"\n'
-        'paths = ["content", "extra/more"]\nmax-file-size = 1048576\nexclude = ["drafts"]\n',
+        'paths = ["content", "extra/more"]\nmax-file-size = 1048576\nmax-nesting = 12\n'
+        'exclude = ["drafts"]\n',
     )
     deep = tmp_path / "content" / "wanderers" / "ilse"
     deep.mkdir(parents=True)
@@ -47,6 +48,7 @@ def test_dmtool_toml_is_found_from_a_nested_folder(tmp_path: Path):
         format="sarif",
         paths=(root / "content", root / "extra" / "more"),
         max_file_size=1048576,
+        max_nesting=12,
         exclude=("drafts",),
         source=source.resolve(),
     )
@@ -119,6 +121,13 @@ def test_pyproject_keys_are_named_with_their_table(tmp_path: Path):
         ("max-file-size = true", "max-file-size", "whole number of bytes"),
         ("max-file-size = 1.5", "max-file-size", "whole number of bytes"),
         ("max-file-size = 0", "max-file-size", "positive"),
+        ("max-nesting = true", "max-nesting", "whole number of levels"),
+        ("max-nesting = 8.0", "max-nesting", "whole number of levels"),
+        ('max-nesting = "8"', "max-nesting", "whole number of levels, not the string '8'"),
+        ("max-nesting = 0", "max-nesting", "at least 1"),
+        ("max-nesting = -3", "max-nesting", "at least 1"),
+        ("max-nesting = 65", "max-nesting", "at most 64, not 65: the loader refuses deeper"),
+        ("max-nesting = 1000", "max-nesting", "schema validator recurses once per level"),
         ("exclude = [[1]]", "exclude", "array of strings"),
     ],
 )
@@ -168,6 +177,9 @@ def test_cli_values_are_checked():
         Config().merged(select=["DM9"])
     with pytest.raises(UsageError, match="--max-file-size must be a positive"):
         Config().merged(max_file_size=-1)
+    with pytest.raises(UsageError, match="--max-nesting must be at most 64"):
+        Config().merged(max_nesting=65)
+    assert Config().merged(max_nesting=8).max_nesting == 8
     with pytest.raises(TypeError, match="colour"):
         Config().merged(colour=True)
 

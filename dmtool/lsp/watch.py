@@ -171,7 +171,8 @@ def run_watch(request: CheckRequest, *, emit: Callable[[str], None], clear: Call
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(p.as_posix() for p in missing)}")
-    watcher = Watcher(paths, config)
+    watcher = Watcher(paths, config, CheckSession(max_file_size=config.max_file_size,
+                                                  max_nesting=config.max_nesting))
     run = watcher.start()
     settle_lasting_state()  # the session lives until Ctrl-C: see collector.py
     roots = watcher.roots()

@@ -59,7 +59,8 @@ class LiveWorkspace:
         """A workspace over the content trees of the editor's folders (dmtool.toml honoured)."""
         folders = [Path(os.path.abspath(f)) for f in folders]
         config = load_config(folders[0]) if folders else Config()
-        workspace = cls(config=config)
+        workspace = cls(config=config, session=CheckSession(
+            max_file_size=config.max_file_size, max_nesting=config.max_nesting))
         for folder in folders:
             workspace.roots.extend(r for r in _roots_of(folder, config) if r not in workspace.roots)
         # The games dmtool ships, where the trees lack them, as `dmtool check` reads them.

@@ -42,6 +42,7 @@ class SiteOptions:
     select: frozenset[str] = frozenset()
     ignore: frozenset[str] = frozenset()
     max_file_size: int | None = None
+    max_nesting: int | None = None
     excluded: Callable[[Path], bool] | None = None
     # The click command group, for the command-line reference page (None: no such page).
     commands: Any = None
@@ -70,6 +71,7 @@ def run_site(options: SiteOptions) -> SiteResult:
         check_output(options.out, force=options.force, protected=(options.content,))
     check = CheckOptions(paths=(options.content,), cache_dir=None, select=options.select,
                          ignore=options.ignore, excluded=options.excluded,
+                         max_nesting=options.max_nesting,
                          **({"max_file_size": options.max_file_size}
                             if options.max_file_size is not None else {}))
     # Without a cache the check always builds its corpus, and the site reuses it.

@@ -206,8 +206,13 @@ class FileRecord(Value):
         return cls(diagnostics, kind, doc_id, modeline, line, loaded, blob, dict(memos))
 
 
-def record_key(content: str, display: str, limit: int) -> str:
-    return f"{content}|{limit}|{display}"
+def record_key(content: str, display: str, limit: int, nesting: int | None = None) -> str:
+    """The key of the record of a file's bytes (their digest `content`) checked under a size
+    limit and a max-nesting setting (None: none), shown as `display`: a record made under
+    other limits may say otherwise of the same bytes."""
+    if nesting is None:
+        return f"{content}|{limit}|{display}"
+    return f"{content}|{limit}/{nesting}|{display}"
 
 
 def _is_stat(value: Any) -> bool:

@@ -14,6 +14,8 @@ from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Severity, diagnose
 from dmtool.loading import LoadResult, SourceDocument, load_text, read_document
+from dmtool.loading.builder import MAX_DEPTH
+from dmtool.loading.nesting import too_deep, too_deep_in_text
 from dmtool.loading.reading import MAX_BYTES, read_text
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
@@ -95,7 +97,8 @@ def check_file(
 
 def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name: str,
                   schemas: SchemaSet, max_file_size: int | None, *,
-                  keep_text: bool = False, previous: SourceDocument | None = None) -> FileResult:
+                  keep_text: bool = False, previous: SourceDocument | None = None,
+                  max_nesting: int | None = None) -> FileResult:
     """check_file's content part for a file already read and decoded (`decode`'s result).
 
     The document keeps no text: it is read again from the file if a diagnostic needs it
@@ -106,7 +109,7 @@ def check_decoded(text: str | None, problems: list[Diagnostic], path: Path, name
     """
     if text is None:
         return FileResult(problems, None)
-    result = check_text(text, path, name, schemas, previous=previous)
+    result = check_text(text, path, name, schemas, previous=previous, max_nesting=max_nesting)
     if result.document is not None and not keep_text:
         if result.loaded and not has_errors(result.diagnostics):
             _take_from_text(result.document)
@@ -128,14 +131,50 @@ def _take_from_text(document: SourceDocument) -> None:
 
 
 def check_text(text: str, path: Path, name: str, schemas: SchemaSet, *,
-               previous: SourceDocument | None = None) -> FileResult:
+               previous: SourceDocument | None = None,
+               max_nesting: int | None = None) -> FileResult:
     """check_file's content part for a text (an editor's unsaved buffer, or decoded bytes);
-    `previous`: the document the file gave before, if any (see load_text)."""
+    `previous`: the document the file gave before, if any (see load_text); `max_nesting`:
+    the max-nesting setting (None: the loader's own limit alone)."""
     loaded = load_text(text, path=path, display=name, previous=previous)
+    if max_nesting is not None:
+        loaded = _within_nesting(text, name, loaded, max_nesting)
     if loaded.document is None:
         return FileResult(list(loaded.diagnostics),
                           _recovered(text, path, name, loaded, schemas))
     return check_document(loaded.document, schemas)
+
+
+def _within_nesting(text: str, name: str, loaded: LoadResult, limit: int) -> LoadResult:
+    """`loaded` held to the max-nesting setting: a document nested deeper is refused as the
+    loader refuses one beyond its own limit, with DM004 at the mapping or list that goes
+    one level too deep. Every check of a text (the batch check, its workers, the daemon,
+    watch mode and the language server) comes through check_text, so the setting holds
+    everywhere alike."""
+    document = loaded.document
+    if document is not None:
+        parts = too_deep(document.data, limit)
+        if parts is None:
+            return loaded
+        where = document.locate(parts)
+        return LoadResult(None, [_too_deep(where.path, where.line, where.column, limit)])
+    refusals = [d for d in loaded.diagnostics if d.code == "DM004"]
+    if not refusals or limit >= MAX_DEPTH:
+        return loaded
+    # The loader refused the text at its own limit: the setting's is met earlier.
+    found = too_deep_in_text(text, limit)
+    if found is None:
+        return loaded
+    return LoadResult(None, [_too_deep(name, *found, limit) if d is refusals[0] else d
+                             for d in loaded.diagnostics], loaded.recovered)
+
+
+def _too_deep(display: str, line: int, column: int, limit: int) -> Diagnostic:
+    return diagnose(
+        "DM004", Location(display, line, column),
+        f"Mappings and lists nest more than {limit} levels deep here, the limit the "
+        "max-nesting setting sets; flatten the structure, or raise max-nesting (in "
+        "dmtool.toml or [tool.dmtool] of pyproject.toml) if it is meant to nest this deep.")
 
 
 def check_document(document: SourceDocument, schemas: SchemaSet) -> FileResult:

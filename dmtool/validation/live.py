@@ -58,8 +58,8 @@ class LiveCheck:
 
     def __init__(self) -> None:
         self.session: CheckSession | None = None
-        # What the session was made for: the schema folder and the size limit.
-        self._made_for: tuple[Path, int | None] | None = None
+        # What the session was made for: the schema folder and the size and nesting limits.
+        self._made_for: tuple[Path, int | None, int | None] | None = None
         self._seen: dict[Path, _Seen] = {}
         # The last listing: its key, its files and the stamps of the folders it looked at.
         self._listing: tuple[object, FilesToCheck, list[tuple[str, tuple[int, ...]]]] | None = None
@@ -128,13 +128,15 @@ class LiveCheck:
         self._replaced.clear()
 
     def _session_for(self, options: CheckOptions) -> CheckSession:
-        """The session, made anew when the schemas or the size limit are not its own."""
-        made_for = (options.schema_dir, options.max_file_size)
+        """The session, made anew when the schemas or the size and nesting limits are not
+        its own."""
+        made_for = (options.schema_dir, options.max_file_size, options.max_nesting)
         schemas_as_before = self._schemas_as_before(options.schema_dir)
         if self.session is None or made_for != self._made_for or not schemas_as_before:
             self._replaced.append(self.session)
             self.session = CheckSession(schemas=SchemaSet(options.schema_dir),
-                                        max_file_size=options.max_file_size)
+                                        max_file_size=options.max_file_size,
+                                        max_nesting=options.max_nesting)
             self._made_for = made_for
             self._seen, self._target_of, self._by_target, self._exists = {}, {}, {}, {}
             self._changed = True
@@ -243,11 +245,12 @@ class LiveCheck:
 def _asked(options: CheckOptions, files: FilesToCheck) -> object:
     """What a report is asked for, beside the files' results: the paths and the files asked
     about, the codes selected and ignored, the configuration's per-file ignores, the size
-    limit, and what could not be looked at (a run whose answer to all of these is the last one's,
-    over unchanged results, gets the last report)."""
+    and nesting limits, and what could not be looked at (a run whose answer to all of these
+    is the last one's, over unchanged results, gets the last report)."""
     ignores = options.ignores
     return (options.paths, frozenset(files.checked_names), len(files.checked), files.found,
-            options.select, options.ignore, options.max_file_size, options.excluded_by,
+            options.select, options.ignore, options.max_file_size, options.max_nesting,
+            options.excluded_by,
             None if ignores is None else (ignores.entries, ignores.source),
             [d.sort_key() for d in files.problems], [d.message for d in files.problems])
 

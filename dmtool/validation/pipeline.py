@@ -56,8 +56,8 @@ class CheckOptions(Frozen):
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
     __slots__ = _fields = ("paths", "select", "ignore", "schema_dir", "whole_corpus",
-                           "max_file_size", "excluded", "excluded_by", "progress",
-                           "cache_dir", "ignores", "jobs", "trees")
+                           "max_file_size", "max_nesting", "excluded", "excluded_by",
+                           "progress", "cache_dir", "ignores", "jobs", "trees")
     paths: tuple[Path, ...]
     select: frozenset[str]
     ignore: frozenset[str]
@@ -65,6 +65,8 @@ class CheckOptions(Frozen):
     # Look for the enclosing content/ tree so references resolve against the whole corpus.
     whole_corpus: bool
     max_file_size: int | None
+    # The max-nesting setting (None: the loader's own limit alone).
+    max_nesting: int | None
     # Files for which this returns True are skipped (the configuration's `exclude`).
     excluded: Callable[[Path], bool] | None
     # Where `excluded` comes from, for the warning when it leaves nothing to check.
@@ -83,6 +85,7 @@ class CheckOptions(Frozen):
     def __init__(self, *, paths: tuple[Path, ...], select: frozenset[str] = frozenset(),
                  ignore: frozenset[str] = frozenset(), schema_dir: Path | None = None,
                  whole_corpus: bool = True, max_file_size: int | None = None,
+                 max_nesting: int | None = None,
                  excluded: Callable[[Path], bool] | None = None,
                  excluded_by: str = "the configuration's 'exclude' setting",
                  progress: Callable[[int, int], None] | None = None,
@@ -95,6 +98,7 @@ class CheckOptions(Frozen):
         _set(self, "schema_dir", default_schema_dir() if schema_dir is None else schema_dir)
         _set(self, "whole_corpus", whole_corpus)
         _set(self, "max_file_size", max_file_size)
+        _set(self, "max_nesting", max_nesting)
         _set(self, "excluded", excluded)
         _set(self, "excluded_by", excluded_by)
         _set(self, "progress", progress)
@@ -143,7 +147,8 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     schemas = SchemaSet(options.schema_dir)
     cache = CheckCache.open(options.cache_dir, schema_dir=options.schema_dir)
     session = CheckSession(schemas=schemas, max_file_size=options.max_file_size,
-                           jobs=options.jobs, asked_again=False)
+                           max_nesting=options.max_nesting, jobs=options.jobs,
+                           asked_again=False)
     files = FilesToCheck.of(options)
     checked, problems, names, every_file = (files.checked, files.problems, files.names,
                                             files.every_file)
@@ -244,7 +249,8 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
     loaded: dict[Path, _Loaded] = {}
     fresh: list[tuple[Path, Stat | None, bool]] = []
     for path in every_file:
-        found, can_read, hit = _cached(path, names[path], schemas, cache, options.max_file_size)
+        found, can_read, hit = _cached(path, names[path], schemas, cache, options.max_file_size,
+                                       options.max_nesting)
         if hit is not None:
             loaded[path] = hit
             _progress(options, len(loaded), len(every_file))
@@ -255,14 +261,15 @@ def _load_all(every_file: list[Path], names: dict[Path, str], schemas: SchemaSet
         for index in indices:
             path, found, can_read = fresh[index]
             loaded[path] = _fresh(path, names[path], schemas, cache, options.max_file_size,
-                                  found, can_read)
+                                  found, can_read, options.max_nesting)
             _progress(options, len(loaded), len(every_file))
 
     limit = options.max_file_size or MAX_BYTES
     children = parallel.spread(
         [_size(path, found) for path, found, _ in fresh], options.jobs,
         lambda indices: ((i, _checked_in_child(fresh[i][0], names[fresh[i][0]], schemas, limit,
-                                               options.max_file_size)) for i in indices),
+                                               options.max_file_size, options.max_nesting))
+                         for i in indices),
         minimum_weight=parallel.WORTH_SPREADING_BYTES, before=schemas.before_workers)
     if children is None:
         check_here(list(range(len(fresh))))
@@ -306,7 +313,8 @@ def _progress(options: CheckOptions, done: int, total: int) -> None:
 
 
 def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
-            max_file_size: int | None) -> tuple[Stat | None, bool, _Loaded | None]:
+            max_file_size: int | None, max_nesting: int | None = None,
+            ) -> tuple[Stat | None, bool, _Loaded | None]:
     """The file's stat (taken before anything is read) and readability, and its result
     when the cache knows these very bytes by their stat (None: it must be read)."""
     if not cache.enabled:
@@ -316,7 +324,7 @@ def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     content = cache.known_digest(os.path.abspath(path), found) if (
         found is not None and can_read) else None
     if content is not None:
-        key = record_key(content, name, max_file_size or MAX_BYTES)
+        key = record_key(content, name, max_file_size or MAX_BYTES, max_nesting)
         record = cache.record(key)
         if record is not None:
             result = from_record(record, path, name, max_file_size, schemas)
@@ -327,7 +335,8 @@ def _cached(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
 
 
 def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
-           max_file_size: int | None, found: Stat | None, can_read: bool) -> _Loaded:
+           max_file_size: int | None, found: Stat | None, can_read: bool,
+           max_nesting: int | None = None) -> _Loaded:
     """The file read and checked (a copy of bytes the cache knows is not checked again)."""
     limit = max_file_size or MAX_BYTES
     raw, problem = read_bytes(path, name, limit)
@@ -338,13 +347,14 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
         cache.forget_path(os.path.abspath(path))
         return FileResult([problem], None), None, (pack(problem), can_read)
     content, size = digest(raw), len(raw)
-    key, record = _known_record(cache, path, name, limit, found, content)
+    key, record = _known_record(cache, path, name, limit, max_nesting, found, content)
     if record is not None:  # the same bytes elsewhere, or a copy: no need to parse again
         result = from_record(record, path, name, max_file_size, schemas)
     else:
         text, problems = decode(raw, name)
         del raw  # see check_decoded
-        result = check_decoded(text, problems, path, name, schemas, max_file_size)
+        result = check_decoded(text, problems, path, name, schemas, max_file_size,
+                               max_nesting=max_nesting)
         if key is not None:
             cache.remember_record(key, result.to_record(size))
         _lighten(result, size)
@@ -355,8 +365,8 @@ def _fresh(path: Path, name: str, schemas: SchemaSet, cache: CheckCache,
     return result, key, (content, can_read) if cache.enabled else None
 
 
-def _known_record(cache: CheckCache, path: Path, name: str, limit: int, found: Stat | None,
-                  content: str) -> tuple[str | None, FileRecord | None]:
+def _known_record(cache: CheckCache, path: Path, name: str, limit: int, nesting: int | None,
+                  found: Stat | None, content: str) -> tuple[str | None, FileRecord | None]:
     """For bytes just read (their digest `content`): the stat shortcut remembered when it
     may be trusted, and the record key with the cache's record of these bytes, if any
     (None, None without a cache)."""
@@ -364,12 +374,13 @@ def _known_record(cache: CheckCache, path: Path, name: str, limit: int, found: S
         return None, None
     if found is not None and trustworthy(found):
         cache.remember_digest(os.path.abspath(path), found, content)
-    key = record_key(content, name, limit)
+    key = record_key(content, name, limit, nesting)
     return key, cache.record(key)
 
 
 def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
-                      max_file_size: int | None) -> tuple[Any, ...] | None:
+                      max_file_size: int | None,
+                      max_nesting: int | None = None) -> tuple[Any, ...] | None:
     """In a forked child: (digest, size, record) of the file checked, with its data and the
     memos the rules derive from it alone; None when it cannot be read (the parent reads
     it again and reports why: cheap)."""
@@ -379,7 +390,8 @@ def _checked_in_child(path: Path, name: str, schemas: SchemaSet, limit: int,
     content, size = digest(raw), len(raw)
     text, problems = decode(raw, name)
     del raw
-    result = check_decoded(text, problems, path, name, schemas, max_file_size)
+    result = check_decoded(text, problems, path, name, schemas, max_file_size,
+                           max_nesting=max_nesting)
     record = result.to_record(size, keep_data=True)  # with the memos check_decoded took
     if result.document is not None:
         record.memos = dict(result.document.memos)
@@ -397,8 +409,8 @@ def _installed(answer: Any, path: Path, name: str, schemas: SchemaSet, cache: Ch
     sent = FileRecord.from_tuple(packed)
     if sent is None:
         return None
-    key, known = _known_record(cache, path, name, options.max_file_size or MAX_BYTES, found,
-                               content)
+    key, known = _known_record(cache, path, name, options.max_file_size or MAX_BYTES,
+                               options.max_nesting, found, content)
     if known is not None:  # the same bytes elsewhere: as _fresh, the cache's record
         sent = known
     elif key is not None:  # what _fresh stores: the data only of a small file, no memos yet
@@ -438,7 +450,8 @@ def _run_key(options: CheckOptions, files: list[Any], checked: list[str]) -> str
     tree = blake2b(repr((os.getcwd(), roots)).encode(), digest_size=12).hexdigest()
     state = blake2b(repr((
         sorted(options.select), sorted(options.ignore), options.max_file_size,
-        options.whole_corpus, checked, [p.as_posix() for p in options.paths], files,
+        options.max_nesting, options.whole_corpus, checked,
+        [p.as_posix() for p in options.paths], files,
         _ignores_key(options.ignores),
         # The rules run: a report made without a registered rule is not one made with it.
         rule_names(),

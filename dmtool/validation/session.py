@@ -109,15 +109,17 @@ class CheckSession(Value):
     # Its fields; what it keeps for itself (below, from `_buffers` on) is set by
     # `__init__` alone, and left out of its equality and repr as it was of the dataclass's
     # repr.
-    _fields = ("schemas", "max_file_size", "files", "problems", "corpus", "jobs",
-               "asked_again")
+    _fields = ("schemas", "max_file_size", "max_nesting", "files", "problems", "corpus",
+               "jobs", "asked_again")
 
     def __init__(self, schemas: SchemaSet | None = None, max_file_size: int | None = None,
-                 files: dict[Path, FileState] | None = None,
+                 max_nesting: int | None = None, files: dict[Path, FileState] | None = None,
                  problems: list[Diagnostic] | None = None, corpus: Corpus | None = None,
                  jobs: int = 1, asked_again: bool = True) -> None:
         self.schemas = SchemaSet(default_schema_dir()) if schemas is None else schemas
         self.max_file_size = max_file_size
+        # The max-nesting setting (None: the loader's own limit alone).
+        self.max_nesting = max_nesting
         self.files: dict[Path, FileState] = {} if files is None else files
         # Diagnostics that belong to no file (a path that does not exist, for instance).
         self.problems: list[Diagnostic] = [] if problems is None else problems
@@ -174,7 +176,8 @@ class CheckSession(Value):
         text, problems = decode(raw, name)
         del raw
         result = check_decoded(text, problems, path, name, self.schemas, self.max_file_size,
-                               keep_text=True, previous=self._document_of(path))
+                               keep_text=True, previous=self._document_of(path),
+                               max_nesting=self.max_nesting)
         if result.document is not None:
             result.document.content_key = content
         self.put(path, name, result)
@@ -193,7 +196,8 @@ class CheckSession(Value):
             return  # the same text again: nothing changed
         result = self._recent.pop((path, text_key), None)
         if result is None:
-            result = check_text(text, path, name, self.schemas, previous=self._document_of(path))
+            result = check_text(text, path, name, self.schemas, previous=self._document_of(path),
+                                max_nesting=self.max_nesting)
             if result.document is not None:
                 result.document.content_key = text_key[1]
         if current is not None and path in self.files and current[2] <= RECENT_TEXT_LIMIT:

@@ -31,9 +31,11 @@ CODES: tuple[CodeInfo, ...] = (
              'id: &voice the-voice-below\ntitle: *voice\n',
              fixed='id: the-voice-below\ntitle: The Voice Below\n'),
     CodeInfo("DM004", "too-deep", "Nesting too deep", E,
-             "The document nests mappings and lists more than 64 levels deep. Real content "
-             "needs about ten; the limit protects dmtool and every other tool that reads the "
-             "file.",
+             "The document nests mappings and lists more than 64 levels deep, or deeper "
+             "than the max-nesting setting when the project sets a lower limit (the "
+             "document's top mapping is the first level). Real content needs about ten to "
+             "fifteen; the limit protects dmtool and every other tool that reads the file. "
+             "The position is the mapping or list that goes one level too deep.",
              'notes: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[deep]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n',
              fixed='notes: [deep]\n'),
     CodeInfo("DM005", "several-documents", "Several documents in one file", E,

@@ -31,7 +31,8 @@ class Config(Frozen):
     (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
 
     __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
-                           "exclude", "per_file_ignores", "content", "schemas", "source")
+                           "exclude", "per_file_ignores", "content", "schemas", "balance",
+                           "source")
     select: tuple[str, ...]
     ignore: tuple[str, ...]
     strict: bool
@@ -47,6 +48,9 @@ class Config(Frozen):
     # working folder where they exist, else the packaged games and schemas).
     content: Path | None
     schemas: Path | None
+    # Balance reports (`dmtool balance --json`) that `dmtool site` shows on their
+    # wanderers' pages when no --balance is given.
+    balance: tuple[Path, ...]
     source: Path | None
 
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
@@ -54,7 +58,7 @@ class Config(Frozen):
                  paths: tuple[Path, ...] = (), max_file_size: int | None = None,
                  exclude: tuple[str, ...] = (), per_file_ignores: tuple[FileIgnore, ...] = (),
                  content: Path | None = None, schemas: Path | None = None,
-                 source: Path | None = None) -> None:
+                 balance: tuple[Path, ...] = (), source: Path | None = None) -> None:
         _set = object.__setattr__
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -66,6 +70,7 @@ class Config(Frozen):
         _set(self, "per_file_ignores", per_file_ignores)
         _set(self, "content", content)
         _set(self, "schemas", schemas)
+        _set(self, "balance", balance)
         _set(self, "source", source)
 
     @property
@@ -286,6 +291,14 @@ def _folder(value: Any, base: Path | None) -> Path:
     return folder
 
 
+def _files(value: Any, base: Path | None) -> tuple[Path, ...]:
+    files = _paths(value, base)
+    for given, path in zip(value, files):
+        if not path.is_file():
+            raise _Invalid(f"names {given!r}, which is not a file.")
+    return files
+
+
 def _patterns(value: Any, _base: Path | None) -> tuple[str, ...]:
     return tuple(_strings(value))
 
@@ -320,6 +333,7 @@ _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "per-file-ignores": _per_file_ignores,
     "content": _folder,
     "schemas": _folder,
+    "balance": _files,
 }
 _FIELD_KEYS = {key.replace("-", "_"): key for key in _KEYS}
 

@@ -665,7 +665,8 @@ def balance(wanderer: str, games: int, policies: tuple[str, ...], variants: tupl
               "are valid (the home page says so). Example: dmtool site --allow-errors")
 @click.option("--balance", "balance", multiple=True, type=_EXISTING_PATH, metavar="FILE.json",
               help="A balance report (dmtool balance --json FILE.json) to show on its "
-              "wanderer's page; repeat for several wanderers. Example: --balance balance.json")
+              "wanderer's page; repeat for several wanderers (default: the configuration's "
+              "`balance` list). Example: --balance balance.json")
 def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
          allow_errors: bool, balance: tuple[Path, ...]) -> None:
     """Build a browsable site of the rules, the chapters, the wanderers with their cards,
@@ -690,7 +691,7 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
         ignore=frozenset(config.ignore), max_file_size=config.max_file_size,
         max_nesting=config.max_nesting,
         excluded=config.is_excluded if config.exclude else None, commands=cli,
-        balance=balance))
+        balance=balance or config.balance))
     click.echo(result.text, nl=False)
     for message in result.messages:
         click.echo(f"dmtool: {message}", err=True)

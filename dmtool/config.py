@@ -33,6 +33,7 @@ class Config(Frozen):
 
     __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
                            "max_nesting", "exclude", "per_file_ignores", "content", "schemas",
+                           "balance",
                            "source")
     select: tuple[str, ...]
     ignore: tuple[str, ...]
@@ -51,6 +52,9 @@ class Config(Frozen):
     # working folder where they exist, else the packaged games and schemas).
     content: Path | None
     schemas: Path | None
+    # Balance reports (`dmtool balance --json`) that `dmtool site` shows on their
+    # wanderers' pages when no --balance is given.
+    balance: tuple[Path, ...]
     source: Path | None
 
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
@@ -59,7 +63,7 @@ class Config(Frozen):
                  max_nesting: int | None = None, exclude: tuple[str, ...] = (),
                  per_file_ignores: tuple[FileIgnore, ...] = (),
                  content: Path | None = None, schemas: Path | None = None,
-                 source: Path | None = None) -> None:
+                 balance: tuple[Path, ...] = (), source: Path | None = None) -> None:
         _set = object.__setattr__
         _set(self, "select", select)
         _set(self, "ignore", ignore)
@@ -72,6 +76,7 @@ class Config(Frozen):
         _set(self, "per_file_ignores", per_file_ignores)
         _set(self, "content", content)
         _set(self, "schemas", schemas)
+        _set(self, "balance", balance)
         _set(self, "source", source)
 
     @property
@@ -305,6 +310,14 @@ def _folder(value: Any, base: Path | None) -> Path:
     return folder
 
 
+def _files(value: Any, base: Path | None) -> tuple[Path, ...]:
+    files = _paths(value, base)
+    for given, path in zip(value, files):
+        if not path.is_file():
+            raise _Invalid(f"names {given!r}, which is not a file.")
+    return files
+
+
 def _patterns(value: Any, _base: Path | None) -> tuple[str, ...]:
     return tuple(_strings(value))
 
@@ -340,6 +353,7 @@ _KEYS: dict[str, Callable[[Any, Path | None], Any]] = {
     "per-file-ignores": _per_file_ignores,
     "content": _folder,
     "schemas": _folder,
+    "balance": _files,
 }
 _FIELD_KEYS = {key.replace("-", "_"): key for key in _KEYS}
 

@@ -129,6 +129,8 @@ def test_pyproject_keys_are_named_with_their_table(tmp_path: Path):
         ("max-nesting = 65", "max-nesting", "at most 64, not 65: the loader refuses deeper"),
         ("max-nesting = 1000", "max-nesting", "schema validator recurses once per level"),
         ("exclude = [[1]]", "exclude", "array of strings"),
+        ('balance = "b.json"', "balance", "array of strings"),
+        ('balance = ["missing.json"]', "balance", "'missing.json', which is not a file"),
     ],
 )
 def test_wrong_values_name_file_and_key(tmp_path: Path, line: str, key: str, complaint: str):
@@ -137,6 +139,15 @@ def test_wrong_values_name_file_and_key(tmp_path: Path, line: str, key: str, com
         load_config(tmp_path)
     message = str(caught.value)
     assert "dmtool.toml" in message and f"'{key}'" in message and complaint in message
+
+
+def test_balance_reports_are_files_relative_to_the_configuration(tmp_path: Path):
+    (tmp_path / "reports").mkdir()
+    write(tmp_path / "reports" / "hollis.json", "{}")
+    write(tmp_path / "dmtool.toml", 'balance = ["reports/hollis.json"]\n')
+    (tmp_path / "deeper").mkdir()
+    assert load_config(tmp_path / "deeper").balance == (tmp_path / "reports" / "hollis.json",)
+    assert Config().balance == ()
 
 
 def test_malformed_toml_and_non_table(tmp_path: Path):

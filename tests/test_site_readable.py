@@ -131,3 +131,19 @@ def test_a_file_that_is_not_a_balance_report_is_a_usage_error(
     err = capsys.readouterr().err
     assert "is not a balance report" in err and "Traceback" not in err
     assert not (tmp_path / "s").exists()
+
+
+def test_the_configured_balance_reports_are_read_when_no_flag_names_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "b.json").write_text('{"games": 3}', encoding="utf-8")
+    (tmp_path / "dmtool.toml").write_text('balance = ["b.json"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["dmtool", "site", str(ROOT / "content"), "-o",
+                                      str(tmp_path / "s")])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "b.json" in err and "is not a balance report" in err and "Traceback" not in err
+    assert not (tmp_path / "s").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -15,7 +16,6 @@ from dmtool.packaged import set_author_trees
 from dmtool.patterns import lazy
 from dmtool.reporters import FORMATS
 from dmtool.validation.suppressions import FileIgnore
-from dmtool.values import Frozen, replace
 
 # Looked for in this order in each directory; the first one that configures dmtool wins.
 CONFIG_FILES = ("dmtool.toml", "pyproject.toml")
@@ -27,57 +27,31 @@ _SELECTOR = lazy(r"DM[0-9]{0,3}")
 MAX_FILE_SIZE_LIMIT = 2**40
 
 
-class Config(Frozen):
-    """Settings for a run. Defaults apply when no file is found (`source` is then None).
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Settings for a run. Defaults apply when no file is found (`source` is then None)."""
 
-    __slots__ = _fields = ("select", "ignore", "strict", "format", "paths", "max_file_size",
-                           "max_nesting", "exclude", "per_file_ignores", "content", "schemas",
-                           "balance",
-                           "source")
-    select: tuple[str, ...]
-    ignore: tuple[str, ...]
-    strict: bool
-    format: str
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    strict: bool = False
+    format: str = "text"
     # Absolute or relative to the working directory; a file's entries are made relative to it.
-    paths: tuple[Path, ...]
+    paths: tuple[Path, ...] = ()
     # None leaves the loader's own limit in place.
-    max_file_size: int | None
+    max_file_size: int | None = None
     # Levels of mappings and lists a file may nest; None leaves the loader's own limit.
-    max_nesting: int | None
-    exclude: tuple[str, ...]
+    max_nesting: int | None = None
+    exclude: tuple[str, ...] = ()
     # `per-file-ignores`: codes silenced in the files a pattern matches, each with a reason.
-    per_file_ignores: tuple[FileIgnore, ...]
+    per_file_ignores: tuple[FileIgnore, ...] = ()
     # The author's content tree and schemas folder (None: content/ and schemas/ of the
     # working folder where they exist, else the packaged games and schemas).
-    content: Path | None
-    schemas: Path | None
+    content: Path | None = None
+    schemas: Path | None = None
     # Balance reports (`dmtool balance --json`) that `dmtool site` shows on their
     # wanderers' pages when no --balance is given.
-    balance: tuple[Path, ...]
-    source: Path | None
-
-    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
-                 strict: bool = False, format: str = "text",
-                 paths: tuple[Path, ...] = (), max_file_size: int | None = None,
-                 max_nesting: int | None = None, exclude: tuple[str, ...] = (),
-                 per_file_ignores: tuple[FileIgnore, ...] = (),
-                 content: Path | None = None, schemas: Path | None = None,
-                 balance: tuple[Path, ...] = (), source: Path | None = None) -> None:
-        _set = object.__setattr__
-        _set(self, "select", select)
-        _set(self, "ignore", ignore)
-        _set(self, "strict", strict)
-        _set(self, "format", format)
-        _set(self, "paths", paths)
-        _set(self, "max_file_size", max_file_size)
-        _set(self, "max_nesting", max_nesting)
-        _set(self, "exclude", exclude)
-        _set(self, "per_file_ignores", per_file_ignores)
-        _set(self, "content", content)
-        _set(self, "schemas", schemas)
-        _set(self, "balance", balance)
-        _set(self, "source", source)
+    balance: tuple[Path, ...] = ()
+    source: Path | None = None
 
     @property
     def base_dir(self) -> Path | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ from ruamel.yaml import YAML
 
 from dmtool.config import CONFIG_FILES, Config, load_config
 from dmtool.errors import ConfigError, UsageError
-from dmtool.values import FrozenError, replace
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -164,7 +164,7 @@ def test_malformed_toml_and_non_table(tmp_path: Path):
 
 
 def test_config_is_frozen():
-    with pytest.raises(FrozenError):
+    with pytest.raises(FrozenInstanceError):
         Config().strict = True  # type: ignore[misc]
 
 

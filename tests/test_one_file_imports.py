@@ -31,11 +31,10 @@ def test_a_file_that_fails_its_schema_loads_both(case: str) -> None:
 
 
 # What a one-file check after an edit (P3: the cache warm, one file changed) leaves out
-# for start-up cost: no dataclass is made (dmtool/values.py), the modules only hints,
-# excerpts and killing a child need are imported where they are used, and the regular
-# expressions only some texts need are compiled when first used (dmtool/patterns.py).
-NOT_IMPORTED_AFTER_AN_EDIT = ("dataclasses", "difflib", "signal", "unicodedata",
-                              *ONLY_FOR_FINDINGS)
+# for start-up cost: the modules only hints, excerpts and killing a child need are
+# imported where they are used, and the regular expressions only some texts need are
+# compiled when first used (dmtool/patterns.py).
+NOT_IMPORTED_AFTER_AN_EDIT = ("difflib", "signal", "unicodedata", *ONLY_FOR_FINDINGS)
 LAZY_PATTERNS = (
     "dmtool.config._SELECTOR", "dmtool.diagnostics.subjects._NOT_PLAIN",
     "dmtool.loading.scalars._FLOAT", "dmtool.loading.screen._UNPRINTABLE",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,6 @@ from dmtool.validation.cache import default_directory as default_cache_directory
 from dmtool.validation.parallel import resolve_jobs
 from dmtool.validation.pipeline import CheckOptions, run_check
 from dmtool.validation.suppressions import IgnoreSettings
-from dmtool.values import Frozen
 
 if TYPE_CHECKING:
     from dmtool.config import Config
@@ -25,63 +25,34 @@ DEFAULT_PATHS = (Path("content"),)
 PROGRESS_MIN_FILES = 200
 
 
-class CheckRequest(Frozen):
-    """The flags of one `dmtool check` call; None means 'not given on the command line'.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckRequest:
+    """The flags of one `dmtool check` call; None means 'not given on the command line'."""
 
-    __slots__ = _fields = ("paths", "fmt", "strict", "select", "ignore", "color", "output",
-                           "no_cache", "statistics", "jobs")
-    paths: tuple[Path, ...]
-    fmt: str | None
-    strict: bool | None
-    select: frozenset[str]
-    ignore: frozenset[str]
-    color: bool | None
-    output: Path | None
-    no_cache: bool
-    statistics: bool
-    jobs: int  # processes: 0 means one per usable core
-
-    def __init__(self, *, paths: tuple[Path, ...] = (), fmt: str | None = None,
-                 strict: bool | None = None, select: frozenset[str] = frozenset(),
-                 ignore: frozenset[str] = frozenset(), color: bool | None = None,
-                 output: Path | None = None, no_cache: bool = False,
-                 statistics: bool = False, jobs: int = 0) -> None:
-        _set = object.__setattr__
-        _set(self, "paths", paths)
-        _set(self, "fmt", fmt)
-        _set(self, "strict", strict)
-        _set(self, "select", select)
-        _set(self, "ignore", ignore)
-        _set(self, "color", color)
-        _set(self, "output", output)
-        _set(self, "no_cache", no_cache)
-        _set(self, "statistics", statistics)
-        _set(self, "jobs", jobs)
+    paths: tuple[Path, ...] = ()
+    fmt: str | None = None
+    strict: bool | None = None
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    color: bool | None = None
+    output: Path | None = None
+    no_cache: bool = False
+    statistics: bool = False
+    jobs: int = 0  # processes: 0 means one per usable core
 
 
-class Surroundings(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Surroundings:
     """What a run takes from where it runs, beside its flags: the check itself, the
     environment, whether standard output is a terminal, where the report goes, and whether
-    a long run shows a progress bar. The daemon answers a `dmtool check` with its own.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    a long run shows a progress bar. The daemon answers a `dmtool check` with its own."""
 
-    __slots__ = _fields = ("check", "environ", "terminal", "write", "progress")
-    check: Callable[[CheckOptions], Report]
-    environ: Mapping[str, str]
-    terminal: bool | None  # None: ask sys.stdout
-    write: Callable[[str], object] | None  # None: sys.stdout.write
-    progress: bool
-
-    def __init__(self, *, check: Callable[[CheckOptions], Report] = run_check,
-                 environ: Mapping[str, str] = os.environ, terminal: bool | None = None,
-                 write: Callable[[str], object] | None = None, progress: bool = True) -> None:
-        _set = object.__setattr__
-        _set(self, "check", check)
-        _set(self, "environ", environ)
-        _set(self, "terminal", terminal)
-        _set(self, "write", write)
-        _set(self, "progress", progress)
+    check: Callable[[CheckOptions], Report] = run_check
+    # This process's environment itself (the mapping, not a copy).
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    terminal: bool | None = None  # None: ask sys.stdout
+    write: Callable[[str], object] | None = None  # None: sys.stdout.write
+    progress: bool = True
 
 
 _HERE = Surroundings()

@@ -3,41 +3,28 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from dmtool.diagnostics.model import Diagnostic, Location, Severity
-from dmtool.values import Frozen
 
 
-class CodeInfo(Frozen):
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
     """A catalogue entry: what a code means, how bad it is by default, and how to fix it.
 
     `example` is written as it stands in the code's case folder under tests/cases/, and
     `fixed` is what replaces it there to make the code go away ("" when the fix is to
     delete it; tests/test_explain.py checks both). An example in parentheses describes a
-    situation rather than text. (Written out, not a dataclass: start-up cost, see
-    dmtool/values.py.)
+    situation rather than text.
     """
 
-    __slots__ = _fields = (
-        "code", "name", "title", "severity", "description", "example", "fixed")
     code: str
     name: str
     title: str
     severity: Severity
     description: str
     example: str
-    fixed: str | None
-
-    def __init__(self, code: str, name: str, title: str, severity: Severity,
-                 description: str, example: str, fixed: str | None = None) -> None:
-        _set = object.__setattr__
-        _set(self, "code", code)
-        _set(self, "name", name)
-        _set(self, "title", title)
-        _set(self, "severity", severity)
-        _set(self, "description", description)
-        _set(self, "example", example)
-        _set(self, "fixed", fixed)
+    fixed: str | None = None
 
 
 def _gather() -> dict[str, CodeInfo]:

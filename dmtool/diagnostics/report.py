@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 
 from dmtool.diagnostics.model import Diagnostic, Severity
-from dmtool.values import Value
 
 
-class Report(Value):
-    """Collects diagnostics; knows which files were checked and which codes are selected.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class Report:
+    """Collects diagnostics; knows which files were checked and which codes are selected."""
 
-    _fields = ("diagnostics", "files_checked", "select", "ignore", "sources")
-
-    def __init__(self, diagnostics: list[Diagnostic] | None = None, files_checked: int = 0,
-                 select: frozenset[str] = frozenset(), ignore: frozenset[str] = frozenset(),
-                 sources: dict[str, str] | None = None) -> None:
-        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
-        self.files_checked = files_checked
-        self.select = select
-        self.ignore = ignore
-        # Source texts by display path, so reporters show excerpts without re-reading files.
-        self.sources: dict[str, str] = {} if sources is None else sources
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    # Source texts by display path, so reporters show excerpts without re-reading files.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def wants(self, code: str) -> bool:
         """Whether a code passes --select (prefixes allowed, e.g. DM3) and --ignore."""

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.loading.positions import PositionTree
 from dmtool.loading.scalars import UNREPRESENTABLE, resolve_plain
 from dmtool.loading.syntax import syntax_diagnostic
-from dmtool.values import Value
 
 # Deepest nesting of mappings and sequences accepted. Real content needs about ten.
 MAX_DEPTH = 64
@@ -51,27 +51,20 @@ class _ParseFailed(Exception):
     """The parser raised; the original exception is the __cause__."""
 
 
-class BuildResult(Value):
-    """What one pass produced. `data` is meaningful only when `diagnostics` is empty.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class BuildResult:
+    """What one pass produced. `data` is meaningful only when `diagnostics` is empty."""
 
-    _fields = ("display", "data", "positions", "diagnostics", "empty", "needs_strict",
-               "parse_failed")
-
-    def __init__(self, display: str = "", data: Any = None,
-                 positions: PositionTree | None = None,
-                 diagnostics: list[Diagnostic] | None = None, empty: bool = False,
-                 needs_strict: bool = False, parse_failed: bool = False) -> None:
-        self.display = display
-        self.data = data
-        self.positions = positions
-        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
-        self.empty = empty
-        # Something strict.py must look at more closely (a multi-line flow node, S2, or a
-        # plain scalar starting with an indicator, S5).
-        self.needs_strict = needs_strict
-        # The parser itself refused the text (as opposed to a rule of dmtool's).
-        self.parse_failed = parse_failed
+    display: str = ""
+    data: Any = None
+    positions: PositionTree | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    empty: bool = False
+    # Something strict.py must look at more closely (a multi-line flow node, S2, or a
+    # plain scalar starting with an indicator, S5).
+    needs_strict: bool = False
+    # The parser itself refused the text (as opposed to a rule of dmtool's).
+    parse_failed: bool = False
 
 
 def build(text: str, *, display: str, positions: bool, pure: bool = False) -> BuildResult:

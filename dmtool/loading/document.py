@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +29,6 @@ from dmtool.loading.splice import (
     spliced_data,
 )
 from dmtool.loading.strict import needs_strict_pass, strict_problems
-from dmtool.values import Value, replace
 
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:.*?\$schema=(\S+)")
 
@@ -273,19 +273,15 @@ class SourceDocument:
         return _find_modeline(self.text)[1]
 
 
-class LoadResult(Value):
-    """A document, or None with the diagnostics that explain why there is none.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class LoadResult:
+    """A document, or None with the diagnostics that explain why there is none."""
 
-    _fields = ("document", "diagnostics", "recovered")
-
-    def __init__(self, document: SourceDocument | None, diagnostics: list[Diagnostic],
-                 recovered: SourceDocument | None = None) -> None:
-        self.document = document
-        self.diagnostics = diagnostics
-        # A text that failed in the entries an edit touched: the last document that loaded,
-        # whose data stands for the rest (see _broken_edit).
-        self.recovered = recovered
+    document: SourceDocument | None
+    diagnostics: list[Diagnostic]
+    # A text that failed in the entries an edit touched: the last document that loaded,
+    # whose data stands for the rest (see _broken_edit).
+    recovered: SourceDocument | None = None
 
 
 def read_document(

@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from dmtool.diagnostics import CodeInfo, Diagnostic, Severity, catalogue
-from dmtool.values import Frozen
 
 # Bidirectional controls can make a line read differently from what it holds ("trojan
 # source"), so reporters spell them out instead of passing them through.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-class Summary(Frozen):
-    """How many diagnostics of each severity a report shows, and how many files it covers.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """How many diagnostics of each severity a report shows, and how many files it covers."""
 
-    __slots__ = _fields = ("errors", "warnings", "infos", "files")
     errors: int
     warnings: int
     infos: int
     files: int
-
-    def __init__(self, errors: int, warnings: int, infos: int, files: int) -> None:
-        _set = object.__setattr__
-        _set(self, "errors", errors)
-        _set(self, "warnings", warnings)
-        _set(self, "infos", infos)
-        _set(self, "files", files)
 
     @property
     def total(self) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dmtool.diagnostics import Diagnostic, Location, Report, Severity
 from dmtool.reporters._common import Summary, clean_text, plural, summarize
-from dmtool.values import Frozen
 
 if TYPE_CHECKING:
     from dmtool.reporters._excerpt import SourceLines
@@ -26,15 +26,11 @@ _PASSED = "\x1b[1;32m"
 _CONTINUATION = "    "
 
 
-class _Style(Frozen):
-    """Wraps pieces in ANSI escapes when colour is on; an identity otherwise.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """Wraps pieces in ANSI escapes when colour is on; an identity otherwise."""
 
-    __slots__ = _fields = ("color",)
     color: bool
-
-    def __init__(self, color: bool) -> None:
-        object.__setattr__(self, "color", color)
 
     def paint(self, text: str, escape: str) -> str:
         return f"{escape}{text}{_RESET}" if self.color and text else text

@@ -4,27 +4,21 @@ world shards and encounter cards, the wanderer's coda cards and starting sentien
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.diagnostics.model import Location
-from dmtool.values import Frozen
 
 ROUND_TRACKERS = "round-trackers"
 
 
-class Place(Frozen):
+@dataclass(frozen=True, slots=True)
+class Place:
     """Where something is written, resolved only when a finding needs it: the loader
-    computes positions lazily (a second parse of the file), and most runs need none.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    computes positions lazily (a second parse of the file), and most runs need none."""
 
-    __slots__ = _fields = ("document", "parts")
     document: Any
     parts: tuple[str | int, ...]
-
-    def __init__(self, document: Any, parts: tuple[str | int, ...]) -> None:
-        _set = object.__setattr__
-        _set(self, "document", document)
-        _set(self, "parts", parts)
 
     def resolve(self) -> Location:
         return self.document.locate(self.parts)
@@ -34,106 +28,57 @@ def located(where: Location | Place) -> Location:
     return where.resolve() if isinstance(where, Place) else where
 
 
-class Source(Frozen):
+@dataclass(frozen=True, slots=True)
+class Source:
     """An entry named outside the storybook.
 
     kind: round | shard | card | finale-shard | finale-card. `spawned` marks cards whose
     back carries a spawning condition (they enter play by themselves, so they are roots).
-    `ending` binds finale sources to one ending. (Written out, not a dataclass: start-up
-    cost, see dmtool/values.py.)
+    `ending` binds finale sources to one ending.
     """
 
-    __slots__ = _fields = ("kind", "label", "entry", "location", "ending", "card_id",
-                           "spawned", "encounter_kind", "entrance", "where", "spawn")
     kind: str
     label: str
     entry: int
     location: Location | Place
-    ending: str | None
-    card_id: str | None
-    spawned: bool
-    encounter_kind: str | None
-    entrance: Mapping[str, Any] | None
+    ending: str | None = None
+    card_id: str | None = None
+    spawned: bool = False
+    encounter_kind: str | None = None
+    entrance: Mapping[str, Any] | None = None
     # Where the card's id is written (for findings about the card itself).
-    where: Location | Place | None
+    where: Location | Place | None = None
     # The spawning condition on the card's back, when it has one.
-    spawn: Mapping[str, Any] | None
-
-    def __init__(self, kind: str, label: str, entry: int, location: Location | Place,
-                 ending: str | None = None, card_id: str | None = None,
-                 spawned: bool = False, encounter_kind: str | None = None,
-                 entrance: Mapping[str, Any] | None = None,
-                 where: Location | Place | None = None,
-                 spawn: Mapping[str, Any] | None = None) -> None:
-        _set = object.__setattr__
-        _set(self, "kind", kind)
-        _set(self, "label", label)
-        _set(self, "entry", entry)
-        _set(self, "location", location)
-        _set(self, "ending", ending)
-        _set(self, "card_id", card_id)
-        _set(self, "spawned", spawned)
-        _set(self, "encounter_kind", encounter_kind)
-        _set(self, "entrance", entrance)
-        _set(self, "where", where)
-        _set(self, "spawn", spawn)
+    spawn: Mapping[str, Any] | None = None
 
 
-class StoryContext(Frozen):
+@dataclass(frozen=True, slots=True)
+class StoryContext:
     """Roots and cards for one storybook; `rounds` is None when no round trackers are known
-    (then every event entry is taken as a root, so a lone storybook still analyses).
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    (then every event entry is taken as a root, so a lone storybook still analyses)."""
 
-    _fields = ("rounds", "shards", "cards", "finale", "codas", "coda_effects", "sentience",
-               "dashboard", "sentience_starts", "sentience_changes", "codas_elsewhere",
-               "units_elsewhere")
-    rounds: tuple[Source, ...] | None
-    shards: tuple[Source, ...]
-    cards: tuple[Source, ...]
-    finale: tuple[Source, ...]
+    rounds: tuple[Source, ...] | None = None
+    shards: tuple[Source, ...] = ()
+    cards: tuple[Source, ...] = ()
+    finale: tuple[Source, ...] = ()
     # Coda cards of the wanderer: id -> where the card's id is written.
-    codas: Mapping[str, Location | Place]
+    codas: Mapping[str, Location | Place] = field(default_factory=dict)
     # Coda front effects (applied when a coda is gained, e.g. sentience changes).
-    coda_effects: Mapping[str, tuple[Any, ...]]
-    sentience: Mapping[str, int] | None
+    coda_effects: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    sentience: Mapping[str, int] | None = None
     # The wanderer's printed dashboard (max health, max mental capacity, ...), when known.
-    dashboard: Mapping[str, Any] | None
+    dashboard: Mapping[str, Any] | None = None
     # Starting sentience of every wanderer of the content (any of them may resolve an entry);
     # empty means only `sentience` is known.
-    sentience_starts: tuple[Mapping[str, int], ...]
+    sentience_starts: tuple[Mapping[str, int], ...] = ()
     # colour -> (sum of raises, sum of drops) that cards other than the storybook's own coda
     # cards can make (legacy cards, existence cards, ...), each counted once.
-    sentience_changes: Mapping[str, tuple[int, int]]
+    sentience_changes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     # Coda cards that cards other than the storybook can award (their effects gain them).
-    codas_elsewhere: frozenset[str]
+    codas_elsewhere: frozenset[str] = frozenset()
     # Mental capacity restored and domains gained by every card of those kinds together
     # (storygraph.economy counts them once a round for each wanderer).
-    units_elsewhere: int
-
-    def __init__(self, rounds: tuple[Source, ...] | None = None,
-                 shards: tuple[Source, ...] = (), cards: tuple[Source, ...] = (),
-                 finale: tuple[Source, ...] = (),
-                 codas: Mapping[str, Location | Place] | None = None,
-                 coda_effects: Mapping[str, tuple[Any, ...]] | None = None,
-                 sentience: Mapping[str, int] | None = None,
-                 dashboard: Mapping[str, Any] | None = None,
-                 sentience_starts: tuple[Mapping[str, int], ...] = (),
-                 sentience_changes: Mapping[str, tuple[int, int]] | None = None,
-                 codas_elsewhere: frozenset[str] = frozenset(),
-                 units_elsewhere: int = 0) -> None:
-        _set = object.__setattr__
-        _set(self, "rounds", rounds)
-        _set(self, "shards", shards)
-        _set(self, "cards", cards)
-        _set(self, "finale", finale)
-        _set(self, "codas", {} if codas is None else codas)
-        _set(self, "coda_effects", {} if coda_effects is None else coda_effects)
-        _set(self, "sentience", sentience)
-        _set(self, "dashboard", dashboard)
-        _set(self, "sentience_starts", sentience_starts)
-        _set(self, "sentience_changes", {} if sentience_changes is None else sentience_changes)
-        _set(self, "codas_elsewhere", codas_elsewhere)
-        _set(self, "units_elsewhere", units_elsewhere)
+    units_elsewhere: int = 0
 
     def card(self, card_id: str) -> Source | None:
         for source in self.cards + self.finale:

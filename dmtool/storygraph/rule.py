@@ -17,11 +17,13 @@ analysed again, in a later run (through the check cache) or in a long-lived sess
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from dmtool.diagnostics import Diagnostic
@@ -32,7 +34,6 @@ from dmtool.validation.cache import are_packed, moved, pack, unpack
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.filekeys import blake2b
 from dmtool.validation.rules.recording import RecordingCorpus
-from dmtool.values import Value
 
 if TYPE_CHECKING:
     from dmtool.storygraph.analysis import Analysis
@@ -275,6 +276,8 @@ class _Context:
 
 # The classes whose values stand for themselves in _plain_values.
 _SCALARS = frozenset({str, int, bool, float, type(None)})
+# The field names of each dataclass met in a context (dataclasses.fields is slow).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _plain_values(value: Any) -> Any:
@@ -296,9 +299,13 @@ def _plain_values(value: Any) -> Any:
 
     if isinstance(value, Place):
         return ("place", value.document.display, value.parts)
-    if isinstance(value, Value):  # a Source, a Location: its fields in order
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # A Source, a Location: its fields in order.
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(value))
         return (cls.__name__, tuple([item if item.__class__ in _SCALARS else _plain_values(item)
-                                     for item in value._values(value)]))
+                                     for item in map(getattr, repeat(value), names)]))
     if isinstance(value, Mapping):
         return tuple([(key, _plain_values(item)) for key, item in value.items()])
     if isinstance(value, list | tuple):

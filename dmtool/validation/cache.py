@@ -27,13 +27,13 @@ import marshal
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dmtool import __version__
 from dmtool.diagnostics import Diagnostic, Location, Severity
 from dmtool.validation.filekeys import Stat, blake2b, code_salt
-from dmtool.values import Value
 from dmtool.writing.errors import WriteFailed, WriteRefused
 from dmtool.writing.owned import OwnedFolder
 from dmtool.writing.temporaries import sweep_leftovers
@@ -164,28 +164,20 @@ def _optional_str(value: Any) -> bool:
 
 # ---------------------------------------------------------------- entries
 
-class FileRecord(Value):
-    """What checking one file's content found (independent of where the file is).
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class FileRecord:
+    """What checking one file's content found (independent of where the file is)."""
 
-    _fields = ("diagnostics", "kind", "doc_id", "modeline", "modeline_line", "loaded",
-               "data_blob", "memos")
-
-    def __init__(self, diagnostics: tuple[tuple[Any, ...], ...], kind: str | None,
-                 doc_id: str | None, modeline: str | None, modeline_line: int | None,
-                 loaded: bool, data_blob: bytes | None,
-                 memos: dict[str, Any] | None = None) -> None:
-        self.diagnostics = diagnostics
-        self.kind = kind
-        self.doc_id = doc_id
-        self.modeline = modeline
-        self.modeline_line = modeline_line
-        # The document loaded (it may still have schema errors); its data is `data_blob`,
-        # or None for a large file (parsed again if a rule ever reads it: memos usually
-        # suffice).
-        self.loaded = loaded
-        self.data_blob = data_blob
-        self.memos: dict[str, Any] = {} if memos is None else memos
+    diagnostics: tuple[tuple[Any, ...], ...]
+    kind: str | None
+    doc_id: str | None
+    modeline: str | None
+    modeline_line: int | None
+    # The document loaded (it may still have schema errors); its data is `data_blob`, or
+    # None for a large file (parsed again if a rule ever reads it: memos usually suffice).
+    loaded: bool
+    data_blob: bytes | None
+    memos: dict[str, Any] = field(default_factory=dict)
 
     def as_tuple(self, generation: int) -> tuple[Any, ...]:
         return (self.diagnostics, self.kind, self.doc_id, self.modeline, self.modeline_line,
@@ -219,25 +211,18 @@ def _is_stat(value: Any) -> bool:
     return type(value) is tuple and len(value) == 6 and all(type(v) is int for v in value)
 
 
-class CheckCache(Value):
-    """One cache file per salt; loaded once, saved once at the end of a run.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class CheckCache:
+    """One cache file per salt; loaded once, saved once at the end of a run."""
 
-    _fields = ("directory", "salt", "generation", "paths", "records", "runs", "derived",
-               "_dirty")
-
-    def __init__(self, directory: Path | None, salt: str = "", generation: int = 0,
-                 paths: dict[str, Any] | None = None, records: dict[str, Any] | None = None,
-                 runs: dict[str, Any] | None = None, derived: dict[str, Any] | None = None,
-                 _dirty: bool = False) -> None:
-        self.directory = directory
-        self.salt = salt
-        self.generation = generation
-        self.paths: dict[str, Any] = {} if paths is None else paths
-        self.records: dict[str, Any] = {} if records is None else records
-        self.runs: dict[str, Any] = {} if runs is None else runs
-        self.derived: dict[str, Any] = {} if derived is None else derived
-        self._dirty = _dirty
+    directory: Path | None
+    salt: str = ""
+    generation: int = 0
+    paths: dict[str, Any] = field(default_factory=dict)
+    records: dict[str, Any] = field(default_factory=dict)
+    runs: dict[str, Any] = field(default_factory=dict)
+    derived: dict[str, Any] = field(default_factory=dict)
+    _dirty: bool = False
 
     @classmethod
     def open(cls, directory: Path | None, *, schema_dir: Path) -> CheckCache:

@@ -10,6 +10,7 @@ numbers) so a cache can keep them per file (`pack_facts` / `unpack_facts`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -17,7 +18,6 @@ from dmtool.loading import SourceDocument
 from dmtool.loading.splice import EDITED_LIST
 from dmtool.validation.references import Reference, ReferenceWalker
 from dmtool.validation.schemas import SchemaSet
-from dmtool.values import Frozen
 
 Parts = tuple[str | int, ...]
 
@@ -40,38 +40,22 @@ class Standing(str, Enum):
         return self is not Standing.RECOVERED
 
 
-class DocumentFacts(Frozen):
-    """A file's contribution to the corpus: what it is, defines, holds and refers to.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class DocumentFacts:
+    """A file's contribution to the corpus: what it is, defines, holds and refers to."""
 
-    __slots__ = _fields = (
-        "kind", "id", "standing", "defines", "entries", "endings", "references", "broken")
     kind: str
     id: str | None
     standing: Standing
     # (kind, id) of everything the file defines: itself and its nested definitions.
-    defines: tuple[tuple[str, str], ...]
+    defines: tuple[tuple[str, str], ...] = ()
     # Storybook entry numbers and ending letters (empty for other kinds).
-    entries: tuple[int, ...]
-    endings: tuple[str, ...]
+    entries: tuple[int, ...] = ()
+    endings: tuple[str, ...] = ()
     # References that can be judged: none under a part the schema already rejected.
-    references: tuple[Reference, ...]
+    references: tuple[Reference, ...] = ()
     # Paths the schema rejected (a misspelt key, a value of the wrong type...).
-    broken: tuple[Parts, ...]
-
-    def __init__(self, kind: str, id: str | None, standing: Standing,
-                 defines: tuple[tuple[str, str], ...] = (), entries: tuple[int, ...] = (),
-                 endings: tuple[str, ...] = (), references: tuple[Reference, ...] = (),
-                 broken: tuple[Parts, ...] = ()) -> None:
-        _set = object.__setattr__
-        _set(self, "kind", kind)
-        _set(self, "id", id)
-        _set(self, "standing", standing)
-        _set(self, "defines", defines)
-        _set(self, "entries", entries)
-        _set(self, "endings", endings)
-        _set(self, "references", references)
-        _set(self, "broken", broken)
+    broken: tuple[Parts, ...] = ()
 
 
 def extract_facts(

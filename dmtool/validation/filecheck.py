@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import marshal
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,6 @@ from dmtool.validation.rules import document_memos
 from dmtool.validation.schema_errors import did_you_mean, explain_schema_errors
 from dmtool.validation.schemas import SchemaSet
 from dmtool.validation.suppressions import comments_of
-from dmtool.values import Value
 
 # Facts of a document whose kind cannot be read (not reached: such a file has no document).
 _NO_FACTS = DocumentFacts(kind="", id=None, standing=Standing.INVALID)
@@ -47,17 +47,14 @@ STORED_DATA_BYTES = 256 * 1024
 PACKED_DATA_BYTES = 4 * 1024 * 1024
 
 
-class FileResult(Value):
+@dataclass(slots=True, weakref_slot=True)
+class FileResult:
     """One file's own findings: `document` is None when it did not load or has no known kind.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    (A weak reference may follow one: tests/test_live_check.py sees when it is freed.)"""
 
-    _fields = ("diagnostics", "document", "modeline_line")
-
-    def __init__(self, diagnostics: list[Diagnostic], document: SourceDocument | None,
-                 modeline_line: int | None = None) -> None:
-        self.diagnostics = diagnostics
-        self.document = document
-        self.modeline_line = modeline_line
+    diagnostics: list[Diagnostic]
+    document: SourceDocument | None
+    modeline_line: int | None = None
 
     def modeline_diagnostics(self) -> list[Diagnostic]:
         """DM016-DM018 for the document, as the file system is now."""

@@ -29,10 +29,10 @@ import os
 import select
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dmtool.loading import SourceDocument
-from dmtool.values import Value
 
 # Work is spread only when at least this much is to be done (in bytes of the files it
 # reads): below it, starting children and sending their answers back costs more than
@@ -306,15 +306,12 @@ def answers_by_index(answer: Any, count: int, known: Mapping[int, Any]) -> dict[
     return found
 
 
-class Ahead(Value):
-    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class Ahead:
+    """Rule tasks running on other cores (start_ahead); `finish` takes their memos in."""
 
-    _fields = ("children", "documents")
-
-    def __init__(self, children: list[Forked], documents: Sequence[SourceDocument]) -> None:
-        self.children = children
-        self.documents = documents
+    children: list[Forked]
+    documents: Sequence[SourceDocument]
 
     def finish(self) -> None:
         """Wait for every child and enter the memos it sends back (see start_ahead)."""

@@ -12,6 +12,7 @@ import marshal
 import os
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,6 @@ from dmtool.validation.rules import rule_names
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.session import CheckSession, display_path
 from dmtool.validation.suppressions import IgnoreSettings
-from dmtool.values import Frozen, Value, replace
 
 # A file's result, its cache record key and what identifies it in the run key.
 _Loaded = tuple[FileResult, str | None, Any]
@@ -51,83 +51,50 @@ __all__ = ["CheckOptions", "CheckResult", "FilesToCheck", "attach_sources", "che
            "check_file", "display_path", "nothing_checked", "run_check"]
 
 
-class CheckOptions(Frozen):
-    """What to check and how; built by the CLI from flags and configuration.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckOptions:
+    """What to check and how; built by the CLI from flags and configuration."""
 
-    __slots__ = _fields = ("paths", "select", "ignore", "schema_dir", "whole_corpus",
-                           "max_file_size", "max_nesting", "excluded", "excluded_by",
-                           "progress", "cache_dir", "ignores", "jobs", "trees")
     paths: tuple[Path, ...]
-    select: frozenset[str]
-    ignore: frozenset[str]
-    schema_dir: Path
+    select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    schema_dir: Path = field(default_factory=default_schema_dir)
     # Look for the enclosing content/ tree so references resolve against the whole corpus.
-    whole_corpus: bool
-    max_file_size: int | None
+    whole_corpus: bool = True
+    max_file_size: int | None = None
     # The max-nesting setting (None: the loader's own limit alone).
-    max_nesting: int | None
+    max_nesting: int | None = None
     # Files for which this returns True are skipped (the configuration's `exclude`).
-    excluded: Callable[[Path], bool] | None
+    excluded: Callable[[Path], bool] | None = None
     # Where `excluded` comes from, for the warning when it leaves nothing to check.
-    excluded_by: str
-    progress: Callable[[int, int], None] | None
+    excluded_by: str = "the configuration's 'exclude' setting"
+    progress: Callable[[int, int], None] | None = None
     # None switches the cache off (the CLI's --no-cache; tests use their own folders).
-    cache_dir: Path | None
+    cache_dir: Path | None = None
     # The configuration's per-file ignores (inline suppression comments need no option).
-    ignores: IgnoreSettings | None
+    ignores: IgnoreSettings | None = None
     # Processes to check with (the CLI's --jobs, resolved: 1 checks in this process alone).
-    jobs: int
+    jobs: int = 1
     # Folders to read as content trees whatever their names (a command's --content): the
     # packaged games they lack are read with them, as under a content/ folder.
-    trees: tuple[Path, ...]
-
-    def __init__(self, *, paths: tuple[Path, ...], select: frozenset[str] = frozenset(),
-                 ignore: frozenset[str] = frozenset(), schema_dir: Path | None = None,
-                 whole_corpus: bool = True, max_file_size: int | None = None,
-                 max_nesting: int | None = None,
-                 excluded: Callable[[Path], bool] | None = None,
-                 excluded_by: str = "the configuration's 'exclude' setting",
-                 progress: Callable[[int, int], None] | None = None,
-                 cache_dir: Path | None = None, ignores: IgnoreSettings | None = None,
-                 jobs: int = 1, trees: tuple[Path, ...] = ()) -> None:
-        _set = object.__setattr__
-        _set(self, "paths", paths)
-        _set(self, "select", select)
-        _set(self, "ignore", ignore)
-        _set(self, "schema_dir", default_schema_dir() if schema_dir is None else schema_dir)
-        _set(self, "whole_corpus", whole_corpus)
-        _set(self, "max_file_size", max_file_size)
-        _set(self, "max_nesting", max_nesting)
-        _set(self, "excluded", excluded)
-        _set(self, "excluded_by", excluded_by)
-        _set(self, "progress", progress)
-        _set(self, "cache_dir", cache_dir)
-        _set(self, "ignores", ignores)
-        _set(self, "jobs", jobs)
-        _set(self, "trees", trees)
+    trees: tuple[Path, ...] = ()
 
 
-class CheckResult(Value):
+@dataclass(slots=True)
+class CheckResult:
     """A check's report, and the corpus it built (None when the run was replayed from cache).
 
     For commands that go on from the check (`dmtool graph`): the session holds every file
     (its corpus can be built on a replay too), and the cache and run key let them keep what
-    they derive from this very state of the tree (CheckCache.derived_value). (Written out,
-    not a dataclass: start-up cost, see dmtool/values.py.)
+    they derive from this very state of the tree (CheckCache.derived_value).
     """
 
-    _fields = ("report", "corpus", "session", "cache", "run_key", "checked")
-
-    def __init__(self, report: Report, corpus: Corpus | None,
-                 session: CheckSession | None = None, cache: CheckCache | None = None,
-                 run_key: str | None = None, checked: frozenset[str] = frozenset()) -> None:
-        self.report = report
-        self.corpus = corpus
-        self.session = session
-        self.cache = cache
-        self.run_key = run_key
-        self.checked = checked  # display paths of the files asked about
+    report: Report
+    corpus: Corpus | None
+    session: CheckSession | None = None
+    cache: CheckCache | None = None
+    run_key: str | None = None
+    checked: frozenset[str] = frozenset()  # display paths of the files asked about
 
     def full_corpus(self) -> Corpus:
         """The corpus, built from the session when the report was replayed."""
@@ -194,20 +161,16 @@ def check_and_load(options: CheckOptions) -> CheckResult:
     return CheckResult(report, corpus, session, cache, run_key, frozenset(checked_names))
 
 
-class FilesToCheck(Value):
+@dataclass(slots=True)
+class FilesToCheck:
     """The files of one run: those asked about (`checked`, after the exclusions), the
-    content tree around them, their display names, and what could not be looked at.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    content tree around them, their display names, and what could not be looked at."""
 
-    _fields = ("checked", "problems", "names", "every_file", "found")
-
-    def __init__(self, checked: list[Path], problems: list[Diagnostic],
-                 names: dict[Path, str], every_file: list[Path], found: int) -> None:
-        self.checked = checked
-        self.problems = problems
-        self.names = names
-        self.every_file = every_file  # checked and context, in display order
-        self.found = found  # files under the paths before the exclusions (DM019's count)
+    checked: list[Path]
+    problems: list[Diagnostic]
+    names: dict[Path, str]
+    every_file: list[Path]  # checked and context, in display order
+    found: int  # files under the paths before the exclusions (DM019's count)
 
     @property
     def checked_names(self) -> set[str]:

@@ -15,10 +15,10 @@ one call per node of the data rather than one per branch and `$ref` on the way.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from dmtool.validation.schemas import SchemaSet
-from dmtool.values import Frozen
 
 # Words that stand for "whichever one the game picks", never for a document id.
 KEYWORDS = frozenset({"random", "abomination", "active", "central", "current"})
@@ -28,20 +28,13 @@ _COMBINATORS = ("allOf", "anyOf", "oneOf")
 Path = tuple[str | int, ...]
 
 
-class Reference(Frozen):
-    """A value at `path` that names a document of one of `kinds`. (Written out, not a
-    dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A value at `path` that names a document of one of `kinds`."""
 
-    __slots__ = _fields = ("path", "kinds", "value")
     path: Path
     kinds: tuple[str, ...]
     value: str
-
-    def __init__(self, path: Path, kinds: tuple[str, ...], value: str) -> None:
-        _set = object.__setattr__
-        _set(self, "path", path)
-        _set(self, "kinds", kinds)
-        _set(self, "value", value)
 
 
 class _Plan:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from dmtool.packaged import schema_dir
-from dmtool.values import Value
 
 SCHEMA_SUFFIX = ".schema.json"
 # jsonschema-rs needs absolute URIs; the schemas' relative `$id`s resolve against this.
@@ -23,28 +23,21 @@ def default_schema_dir() -> Path:
     return schema_dir()
 
 
-class SchemaSet(Value):
+@dataclass
+class SchemaSet:
     """All schemas of a folder, indexed by their `$id` and by the kind they describe.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+    (No slots: its indexes are cached properties, kept in the instance's __dict__.)"""
 
-    _fields = ("directory", "_compiled", "_screens", "_refs", "derived", "_shared_registry")
-    _repr_fields = ("directory",)
-
-    def __init__(self, directory: Path, _compiled: dict[str, Any] | None = None,
-                 _screens: dict[str, Any] | None = None,
-                 _refs: dict[str, set[str]] | None = None,
-                 derived: dict[str, Any] | None = None, _shared_registry: Any = None) -> None:
-        self.directory = directory
-        self._compiled: dict[str, Any] = {} if _compiled is None else _compiled
-        self._screens: dict[str, Any] = {} if _screens is None else _screens
-        # The files each schema's `$ref`s name: the shared defs are reached from every
-        # kind, and walking them again for each of its ~24 kinds was half of compiling
-        # their screens.
-        self._refs: dict[str, set[str]] = {} if _refs is None else _refs
-        # Helpers built from the schemas (a reference walker...), kept as long as the set.
-        self.derived: dict[str, Any] = {} if derived is None else derived
-        # The screens' registry of every schema file, when one was built (before_workers).
-        self._shared_registry = _shared_registry
+    directory: Path
+    _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
+    _screens: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The files each schema's `$ref`s name: the shared defs are reached from every kind,
+    # and walking them again for each of its ~24 kinds was half of compiling their screens.
+    _refs: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    # Helpers built from the schemas (a reference walker...), kept as long as the set.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The screens' registry of every schema file, when one was built (before_workers).
+    _shared_registry: Any = field(default=None, repr=False)
 
     @cached_property
     def by_id(self) -> dict[str, dict[str, Any]]:

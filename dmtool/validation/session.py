@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dmtool.diagnostics import Diagnostic, Report
@@ -45,7 +46,6 @@ from dmtool.validation.rules import (
 from dmtool.validation.rules.reads import RuleRun, run_recorded
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
 from dmtool.validation.suppressions import IgnoreSettings, apply, comments_of, from_config
-from dmtool.values import Value
 
 # Rule findings still reported inside a document that failed its schema or did not parse.
 OWN_CODES = frozenset({"DM202"})
@@ -81,19 +81,15 @@ def _needless_rules(corpus: Corpus) -> set[str]:
             if located_in.isdisjoint(kinds)}
 
 
-class FileState(Value):
-    """One file of the session: its own findings and, when it loaded, its document.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class FileState:
+    """One file of the session: its own findings and, when it loaded, its document."""
 
-    _fields = ("path", "display", "result", "modeline")
-
-    def __init__(self, path: Path, display: str, result: FileResult,
-                 modeline: list[Diagnostic] | None = None) -> None:
-        self.path = path
-        self.display = display
-        self.result = result
-        # DM016-DM018: they depend on other files, so None means "look again when asked".
-        self.modeline = modeline
+    path: Path
+    display: str
+    result: FileResult
+    # DM016-DM018: they depend on other files, so None means "look again when asked".
+    modeline: list[Diagnostic] | None = None
 
     @property
     def own(self) -> list[Diagnostic]:
@@ -102,46 +98,40 @@ class FileState(Value):
         return self.result.diagnostics + self.modeline
 
 
-class CheckSession(Value):
-    """The files of a content tree, checked on their own, and the corpus rules over them.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class CheckSession:
+    """The files of a content tree, checked on their own, and the corpus rules over them."""
 
-    # Its fields; what it keeps for itself (below, from `_buffers` on) is set by
-    # `__init__` alone, and left out of its equality and repr as it was of the dataclass's
-    # repr.
-    _fields = ("schemas", "max_file_size", "max_nesting", "files", "problems", "corpus",
-               "jobs", "asked_again")
-
-    def __init__(self, schemas: SchemaSet | None = None, max_file_size: int | None = None,
-                 max_nesting: int | None = None, files: dict[Path, FileState] | None = None,
-                 problems: list[Diagnostic] | None = None, corpus: Corpus | None = None,
-                 jobs: int = 1, asked_again: bool = True) -> None:
-        self.schemas = SchemaSet(default_schema_dir()) if schemas is None else schemas
-        self.max_file_size = max_file_size
-        # The max-nesting setting (None: the loader's own limit alone).
-        self.max_nesting = max_nesting
-        self.files: dict[Path, FileState] = {} if files is None else files
-        # Diagnostics that belong to no file (a path that does not exist, for instance).
-        self.problems: list[Diagnostic] = [] if problems is None else problems
-        self.corpus = corpus
-        # Processes the rules' costly work may be spread over (the pipeline's --jobs).
-        self.jobs = jobs
-        # Whether the session will be asked again (watch mode, the language server): then
-        # each rule's run is recorded, to be reused after an edit. A one-shot check (the
-        # pipeline) reports once, and recording would only cost it time and memory (P1,
-        # P3, P5).
-        self.asked_again = asked_again
-        # (display name, digest, length) of the text each edited file was last given by
-        # update.
-        self._buffers: dict[Path, tuple[str, str, int]] = {}
-        # Results of texts edited files held a moment ago, oldest first (see update).
-        self._recent: dict[tuple[Path, tuple[str, str, int]], FileResult] = {}
-        # The corpus built last (kept when a change sets `corpus` to None: the next one is
-        # built from it), and the facts of each file's document in it.
-        self._built: Corpus | None = None
-        self._facts: dict[Path, tuple[SourceDocument, DocumentFacts | None]] = {}
-        # Each rule's last run: its findings, reused while nothing it read has changed.
-        self._runs: dict[str, RuleRun] = {}
+    schemas: SchemaSet = field(default_factory=lambda: SchemaSet(default_schema_dir()))
+    max_file_size: int | None = None
+    # The max-nesting setting (None: the loader's own limit alone).
+    max_nesting: int | None = None
+    files: dict[Path, FileState] = field(default_factory=dict)
+    # Diagnostics that belong to no file (a path that does not exist, for instance).
+    problems: list[Diagnostic] = field(default_factory=list)
+    corpus: Corpus | None = None
+    # Processes the rules' costly work may be spread over (the pipeline's --jobs).
+    jobs: int = 1
+    # Whether the session will be asked again (watch mode, the language server): then each
+    # rule's run is recorded, to be reused after an edit. A one-shot check (the pipeline)
+    # reports once, and recording would only cost it time and memory (P1, P3, P5).
+    asked_again: bool = True
+    # What it keeps for itself, below: made by `__init__` alone, and left out of its
+    # equality and repr.
+    # (display name, digest, length) of the text each edited file was last given by update.
+    _buffers: dict[Path, tuple[str, str, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    # Results of texts edited files held a moment ago, oldest first (see update).
+    _recent: dict[tuple[Path, tuple[str, str, int]], FileResult] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    # The corpus built last (kept when a change sets `corpus` to None: the next one is
+    # built from it), and the facts of each file's document in it.
+    _built: Corpus | None = field(default=None, init=False, repr=False, compare=False)
+    _facts: dict[Path, tuple[SourceDocument, DocumentFacts | None]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    # Each rule's last run: its findings, reused while nothing it read has changed.
+    _runs: dict[str, RuleRun] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     # -- filling the session
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, Location, Report, catalogue, diagnose
 from dmtool.loading import SourceDocument
 from dmtool.patterns import lazy
-from dmtool.values import Frozen
 
 _COMMENT = lazy(
     r"#\s*dmtool:\s*(?P<scope>ignore-file|ignore)\s*(?:\[(?P<codes>[^\]]*)\])?(?P<reason>.*)$")
@@ -27,46 +27,29 @@ _COMMENT = lazy(
 OWN = frozenset({"DM021", "DM022"})
 
 
-class FileIgnore(Frozen):
-    """One `per-file-ignores` entry of the configuration. (Written out, not a dataclass:
-    start-up cost, see dmtool/values.py; its repr is part of the run key, as before.)"""
+@dataclass(frozen=True, slots=True)
+class FileIgnore:
+    """One `per-file-ignores` entry of the configuration (its repr is part of the run key)."""
 
-    __slots__ = _fields = ("pattern", "codes", "reason")
     pattern: str
     codes: tuple[str, ...]
-    reason: str
-
-    def __init__(self, pattern: str, codes: tuple[str, ...], reason: str = "") -> None:
-        _set = object.__setattr__
-        _set(self, "pattern", pattern)
-        _set(self, "codes", codes)
-        _set(self, "reason", reason)
+    reason: str = ""
 
 
-class Suppression(Frozen):
+@dataclass(frozen=True, slots=True)
+class Suppression:
     """Codes silenced in one file: on one line, or everywhere (`line` None).
 
     Suppressions of one `group` (a per-file ignore matching several files) are used, and
-    reported, together. (Written out, not a dataclass: start-up cost, see dmtool/values.py.)
+    reported, together.
     """
 
-    __slots__ = _fields = ("path", "codes", "reason", "where", "line", "group")
     path: str  # display path of the file it silences diagnostics in
     codes: tuple[str, ...]
     reason: str
     where: Location  # the comment, or the configuration line
-    line: int | None
-    group: object
-
-    def __init__(self, path: str, codes: tuple[str, ...], reason: str, where: Location,
-                 line: int | None = None, group: object = None) -> None:
-        _set = object.__setattr__
-        _set(self, "path", path)
-        _set(self, "codes", codes)
-        _set(self, "reason", reason)
-        _set(self, "where", where)
-        _set(self, "line", line)
-        _set(self, "group", group)
+    line: int | None = None
+    group: object = None
 
     def silences(self, diagnostic: Diagnostic) -> str | None:
         """The code (or prefix) of this suppression that silences `diagnostic`, if any."""
@@ -78,22 +61,14 @@ class Suppression(Frozen):
         return next((c for c in self.codes if diagnostic.code.startswith(c)), None)
 
 
-class IgnoreSettings(Frozen):
-    """The configuration's per-file ignores, with the file they were read from.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class IgnoreSettings:
+    """The configuration's per-file ignores, with the file they were read from."""
 
-    __slots__ = _fields = ("entries", "source", "matches")
     entries: tuple[FileIgnore, ...]
     source: Path | None
     # Whether a pattern matches a path (the configuration's own matching, as for exclude).
     matches: Callable[[str, Path], bool]
-
-    def __init__(self, entries: tuple[FileIgnore, ...], source: Path | None,
-                 matches: Callable[[str, Path], bool]) -> None:
-        _set = object.__setattr__
-        _set(self, "entries", entries)
-        _set(self, "source", source)
-        _set(self, "matches", matches)
 
 
 # The memo under which a document keeps its suppression comments (with the file's record).

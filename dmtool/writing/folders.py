@@ -17,10 +17,10 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from dmtool.values import Frozen
 from dmtool.writing.errors import WriteRefused, write_failed
 from dmtool.writing.guard import holds, project_reason, real, tree_reason
 from dmtool.writing.temporaries import journal, make_folder, remove_tree
@@ -30,18 +30,12 @@ _MANIFEST = "# Files of this build (dmtool checks them before replacing the fold
 _SHOWN = 3
 
 
-class Marker(Frozen):
-    """The file that says 'dmtool built this folder': its name and its explanation.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py; the check cache
-    imports dmtool.writing.)"""
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """The file that says 'dmtool built this folder': its name and its explanation."""
 
-    __slots__ = _fields = ("name", "text")
     name: str
     text: str
-
-    def __init__(self, name: str, text: str) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "text", text)
 
 
 def replace_folder(out: Path, build: Callable[[Path], T], *, marker: Marker, force: bool = False,

@@ -3,51 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from dmtool.diagnostics import Location
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.schema_errors import did_you_mean
-from dmtool.values import Frozen, Value
 
 Parts = tuple[str | int, ...]
 
 
-class Component(Frozen):
-    """One line or part of a manifest, with where it sits in the manifest file.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One line or part of a manifest, with where it sits in the manifest file."""
 
-    __slots__ = _fields = ("id", "name", "count", "parts", "line_id", "part_ids")
     id: str
     name: str
     count: int
     parts: Parts
     line_id: str  # the line itself, or the line a part belongs to
-    part_ids: tuple[str, ...]
-
-    def __init__(self, id: str, name: str, count: int, parts: Parts, line_id: str,
-                 part_ids: tuple[str, ...] = ()) -> None:
-        _set = object.__setattr__
-        _set(self, "id", id)
-        _set(self, "name", name)
-        _set(self, "count", count)
-        _set(self, "parts", parts)
-        _set(self, "line_id", line_id)
-        _set(self, "part_ids", part_ids)
+    part_ids: tuple[str, ...] = ()
 
 
-class ManifestIndex(Value):
-    """Every manifest of the corpus, its components by id. (Written out, not a dataclass:
-    start-up cost, see dmtool/values.py.)"""
+@dataclass(slots=True)
+class ManifestIndex:
+    """Every manifest of the corpus, its components by id."""
 
-    _fields = ("documents", "components")
-
-    def __init__(self, documents: dict[str, SourceDocument] | None = None,
-                 components: dict[str, dict[str, Component]] | None = None) -> None:
-        self.documents: dict[str, SourceDocument] = {} if documents is None else documents
-        self.components: dict[str, dict[str, Component]] = (
-            {} if components is None else components)
+    documents: dict[str, SourceDocument] = field(default_factory=dict)
+    components: dict[str, dict[str, Component]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, corpus: Corpus) -> ManifestIndex:

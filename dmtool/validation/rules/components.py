@@ -3,36 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic, diagnose
 from dmtool.loading import SourceDocument
 from dmtool.validation.corpus import Corpus
 from dmtool.validation.rules._manifest_index import ManifestIndex, Parts
-from dmtool.values import Frozen
 
 
-class _Ref(Frozen):
-    """A component named by a document; `size` is the whole supply it claims, if any.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    """A component named by a document; `size` is the whole supply it claims, if any."""
 
-    __slots__ = _fields = ("parts", "manifest", "component", "size", "size_parts", "needs")
     parts: Parts  # where the component id is written
     manifest: str
     component: str
-    size: int | None
-    size_parts: Parts
-    needs: int | None  # at most this many needed (chapters, expansion rules)
-
-    def __init__(self, parts: Parts, manifest: str, component: str, size: int | None = None,
-                 size_parts: Parts = (), needs: int | None = None) -> None:
-        _set = object.__setattr__
-        _set(self, "parts", parts)
-        _set(self, "manifest", manifest)
-        _set(self, "component", component)
-        _set(self, "size", size)
-        _set(self, "size_parts", size_parts)
-        _set(self, "needs", needs)
+    size: int | None = None
+    size_parts: Parts = ()
+    needs: int | None = None  # at most this many needed (chapters, expansion rules)
 
 
 def check(corpus: Corpus) -> Iterator[Diagnostic]:

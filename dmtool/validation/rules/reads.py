@@ -15,25 +15,19 @@ recorded, must find what it finds over the whole.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from dmtool.diagnostics import Diagnostic
 from dmtool.validation.corpus import Corpus, Read
-from dmtool.values import Frozen
 
 
-class RuleRun(Frozen):
-    """One run of a rule: what each of its reads saw, and what it found.
-    (Written out, not a dataclass: start-up cost, see dmtool/values.py.)"""
+@dataclass(frozen=True, slots=True)
+class RuleRun:
+    """One run of a rule: what each of its reads saw, and what it found."""
 
-    __slots__ = _fields = ("seen", "findings")
     seen: dict[Read, Any]
     findings: list[Diagnostic]
-
-    def __init__(self, seen: dict[Read, Any], findings: list[Diagnostic]) -> None:
-        _set = object.__setattr__
-        _set(self, "seen", seen)
-        _set(self, "findings", findings)
 
     def holds_in(self, corpus: Corpus) -> bool:
         """Whether every read of the run sees the same in `corpus` (the findings hold)."""

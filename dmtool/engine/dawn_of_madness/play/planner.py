@@ -68,6 +68,9 @@ class Planner:
 
     def __post_init__(self) -> None:
         self.helper = Chooser("greedy", self.seed)
+        # Set here too: the compiled class leaves an init=False field's default unset
+        # ("attribute 'story' of 'Planner' undefined" on the first story choice).
+        self.story = None
 
     def action(self, actions: list[Action]) -> Action:
         return self.helper.action(actions)

@@ -15,7 +15,15 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from dmtool.cli import cli
-from dmtool.commands.verify import Verdicts, refuted, run_verify, verify_analysis
+from dmtool.commands.verify import (
+    StoryVerification,
+    Verdicts,
+    _stopped,
+    refuted,
+    run_verify,
+    verify_analysis,
+)
+from dmtool.engine.dawn_of_madness.errors import EngineFault
 from dmtool.engine.dawn_of_madness.play.content import load_catalog
 from dmtool.engine.dawn_of_madness.play.driver import play
 from dmtool.engine.dawn_of_madness.play.newgame import NewGame
@@ -143,3 +151,19 @@ def test_graph_verify_option_prints_and_exits_by_contradictions() -> None:
     assert result.exit_code == 0, result.output
     [verified] = json.loads(result.stdout)["verify"]
     assert verified["games"] == 4 and verified["contradictions"] == []
+
+
+def test_a_game_stopped_at_the_engines_nesting_limit_is_sorted_by_where() -> None:
+    """Inside a trap (DM307) the engine's refusal to nest on is what the verdict says; on a
+    long chain with ways out (the bench corpus's road, read 140 entries deep by the
+    planner) it is an engine limit, reported apart; any other fault is a contradiction."""
+    found = Verdicts(frozenset(), {}, frozenset(), {}, traps=(frozenset({102}),))
+    out = StoryVerification("book")
+    limit = ("the story nests more than 200 blocks of effects in one encounter (entry {}): "
+             "its entries lead on to each other without an end")
+    _stopped(found, EngineFault(limit.format(102)), "planner seed 3", out)
+    _stopped(found, EngineFault(limit.format(1138)), "planner seed 3", out)
+    _stopped(found, EngineFault("no handler for the effect 'x'"), "greedy seed 1", out)
+    assert out.limited == ["planner seed 3: " + limit.format(1138)]
+    assert out.contradictions == [
+        "greedy seed 1: the engine stopped: no handler for the effect 'x'"]

@@ -78,6 +78,10 @@ class StoryVerification:
     aimed_games: int = 0
     reached: list[str] = field(default_factory=list)  # targets an aimed game got to (bad)
     unobserved: list[str] = field(default_factory=list)  # verdicts no game can observe
+    # Games the engine stopped at its nesting limit outside any trap: a chain of entries
+    # longer than the engine follows in one encounter (no verdict of the analysis is about
+    # it, so it refutes none; it is reported, not counted as a contradiction).
+    limited: list[str] = field(default_factory=list)
 
 
 def verdicts(analysis: Analysis) -> Verdicts:
@@ -251,9 +255,7 @@ def verify_analysis(analysis: Analysis, games: int, *, root: Path | None = None,
                 try:
                     result = play(catalog, game, policy=policy, keep_record=False)
                 except EngineFault as fault:
-                    if not _in_trap(found, fault):
-                        out.contradictions.append(
-                            f"{policy} seed {seed}: the engine stopped: {fault}")
+                    _stopped(found, fault, f"{policy} seed {seed}", out)
                     continue
                 out.games += 1
                 for what in refuted(found, result, seen):
@@ -279,11 +281,7 @@ def _aim(analysis: Analysis, catalog: Catalog, found: Verdicts, aims: list[Targe
             try:
                 played = aimed_game(catalog, game, aim, policy)
             except EngineFault as fault:
-                if _in_trap(found, fault):
-                    continue  # a reader stuck among a trap's entries: what DM307 says
-                out.contradictions.append(
-                    f"aimed at {target.label}: {policy} seed {seed}: the engine stopped: "
-                    f"{fault}")
+                _stopped(found, fault, f"aimed at {target.label}: {policy} seed {seed}", out)
                 continue
             out.aimed_games += 1
             for what in refuted(found, played, seen):
@@ -292,11 +290,15 @@ def _aim(analysis: Analysis, catalog: Catalog, found: Verdicts, aims: list[Targe
                     f"{game.seats} wanderers, seed {seed})")
 
 
-def _in_trap(found: Verdicts, fault: EngineFault) -> bool:
-    """Whether the engine stopped because the story nested without end inside entries the
-    analysis calls a trap (DM307): what the verdict says, not against it."""
+def _stopped(found: Verdicts, fault: EngineFault, game: str,
+             out: StoryVerification) -> None:
+    """A game the engine stopped: inside a trap (DM307) it is what the verdict says; at
+    the nesting limit elsewhere, an engine limit (reported); else a contradiction."""
     match = re.search(r"nests more than \d+ blocks .*\(entry (\d+)\)", str(fault))
-    return match is not None and any(int(match.group(1)) in t for t in found.traps)
+    if match is None:
+        out.contradictions.append(f"{game}: the engine stopped: {fault}")
+    elif not any(int(match.group(1)) in t for t in found.traps):
+        out.limited.append(f"{game}: {fault}")
 
 
 def _replay_witnesses(analysis: Analysis, out: StoryVerification, root: Path) -> None:
@@ -334,6 +336,7 @@ def render(results: Sequence[StoryVerification]) -> str:
         lines += [f"  contradiction: {c}" for c in r.contradictions]
         lines += [f"  not replayed: {w}" for w in r.needs_setup]
         lines += [f"  not observed: {u}" for u in r.unobserved]
+        lines += [f"  stopped at the engine's limit: {g}" for g in r.limited]
     return "\n".join(lines) + "\n"
 
 
@@ -341,5 +344,5 @@ def as_data(results: Sequence[StoryVerification]) -> list[dict[str, Any]]:
     return [{"storybook": r.storybook, "games": r.games, "aimed_games": r.aimed_games,
              "targets": r.targets, "contradictions": r.contradictions,
              "confirmed": r.confirmed, "needs_setup": r.needs_setup,
-             "unobserved": r.unobserved, "skipped": r.skipped}
+             "unobserved": r.unobserved, "limited": r.limited, "skipped": r.skipped}
             for r in results]

@@ -117,7 +117,9 @@ def test_verify_aims_at_every_kind_of_verdict_on_a_mutated_copy(tmp_path: Path) 
     assert sorted({t.split()[0] for t in result.targets}) == [
         "DM303", "DM305", "DM307", "DM309", "DM315"]
     assert "DM315 the then condition {\"round_at_least\": 4} of entry 3" in result.targets
-    assert result.aimed_games + 0 >= 2 * len(result.targets) - 2  # a game stuck in 102 ends
+    # The two games aimed at the trap walk to the shard whose encounter leads into it and
+    # get stuck there (the engine stops nesting: what DM307 says); the others play out.
+    assert (len(result.targets), result.aimed_games, result.limited) == (5, 8, [])
     assert result.needs_setup == [] and len(result.confirmed) == 11  # 330 has no witness
 
 

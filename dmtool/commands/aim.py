@@ -9,6 +9,9 @@ play cannot change, DM315) games are played that aim at it:
 
 - each story choice goes to the option whose effects lead, by the fewest links of the
   storybook (every branch counted, whatever its conditions), nearest the target;
+- a wanderer enters the encounter where it stands when that encounter's entry leads to
+  the target, and otherwise moves toward the world shard whose encounter (or, in the
+  finale, whose finale encounter) is nearest it;
 - each action that reads the storybook (an encounter, an event phase, the start of the
   game or of the finale) is tried with several seeds of the engine's own dice generator
   and the outcome that came nearest the target is kept, so a test passes or fails as the
@@ -206,7 +209,37 @@ class Steer:
 
     def choose(self, state: GameState, catalog: Catalog, candidates: list[Action],
                legal: Any) -> Action:
+        if self._chance() >= EXPLORE:
+            near = self._shard_distances(state, catalog)
+            best: tuple[int, int] | None = None
+            found: Action | None = None
+            for action in candidates:
+                if action.kind == "encounter" and action.wanderer in state.wanderers:
+                    where = state.wanderers[action.wanderer].shard
+                    value = (near.get(where, FAR) if where is not None else FAR, 0)
+                elif action.kind == "move" and isinstance(action.arg("to"), int):
+                    value = (near.get(action.arg("to"), FAR), 1)
+                else:
+                    continue
+                if value[0] < FAR and (best is None or value < best) and legal(action):
+                    best, found = value, action
+            if found is not None:
+                return found
         return self.base.choose(state, catalog, candidates, legal)
+
+    def _shard_distances(self, state: GameState, catalog: Catalog) -> dict[int, int]:
+        """Links from each world shard's encounter (in the finale: its finale encounter
+        for the ending being played) to the target."""
+        dist = self.aim.dist
+        found: dict[int, int] = {}
+        for number, shard in catalog.shards.items():
+            if state.stage == "finale":
+                entry = (shard.get("finale") or {}).get(state.ending or "")
+            else:
+                entry = (shard.get("encounter") or {}).get("entry")
+            if isinstance(entry, int) and entry in dist:
+                found[number] = dist[entry]
+        return found
 
     def action(self, actions: list[Action]) -> Action:
         return self.base.action(actions)

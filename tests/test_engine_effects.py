@@ -128,3 +128,23 @@ def test_condition_evaluates(name: str) -> None:
     state, catalog = small_game()
     ctx = Ctx(state, catalog, SeededDice(), DefaultPolicy(), who="mara")
     assert holds(ctx, {name: examples[name]}) is (name not in expected_false)
+
+
+def test_a_coda_card_held_is_not_gained_again() -> None:
+    """DoM "Prepare the Encounter Cards and Coda Cards": the central wanderer's coda cards
+    are one face-up deck, one card each; a wanderer who obtained one holds that card. So an
+    encounter resolved again (no completed token) gives nothing more, and the card's front
+    changes sentience once (`dmtool graph --verify` found red sentience falling by one per
+    pass when the engine dealt the same coda again)."""
+    state, catalog = small_game()
+    for wanderer in ("mara", "ilse"):
+        outcome = apply(state, catalog, {"effect": {"gain_coda": "red-door"},
+                                         "wanderer": wanderer},
+                        dice=SeededDice(), policy=DefaultPolicy())
+        assert outcome.ok, outcome
+        assert [e for e in outcome.events if e["event"] == "coda_gained"] == []
+        assert {"event": "not_resolved", "effect": "gain_coda",
+                "reason": "mara holds it"} in [
+            {k: v for k, v in e.items() if k != "step"} for e in outcome.events]
+        assert outcome.state.wanderers["mara"].codas == ["red-door"]
+        assert outcome.state.wanderers["ilse"].codas == []

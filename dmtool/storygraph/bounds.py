@@ -134,3 +134,14 @@ def _note(start: int, changes: tuple[float, float, float], sign: str) -> str:
         elif amount:
             parts.append(f"{sign}{int(amount)} from {source}")
     return f" ({', '.join(parts)})"
+
+
+def sentience_ranges(
+    graph: StoryGraph, facts: Facts, stage: Collection[Node],
+    finales: Iterable[Collection[Node]],
+) -> dict[str, tuple[float, float]]:
+    """Each sentience colour's range for any wanderer over a game (what `tighten` gives when
+    a condition asks), for the engine to be held against even when none asks."""
+    finale = frozenset().union(*finales)
+    ranges, _ = _sentience(graph, facts, stage, finale, facts.codas)
+    return ranges

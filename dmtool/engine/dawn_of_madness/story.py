@@ -3,13 +3,18 @@ through the core's `holds`), storybook entries, encounters, and death inside the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from dmtool.engine.core.logic import holds
 from dmtool.engine.dawn_of_madness.context import Ctx, Frame
 from dmtool.engine.dawn_of_madness.errors import EngineFault
 
-__all__ = ["encounter", "holds", "resolve_entry", "run_effects"]
+__all__ = ["MAX_NESTING", "encounter", "holds", "resolve_entry", "run_effects"]
+
+# Effect blocks open at once in one encounter (each `goto` opens one inside the last): a
+# story whose entries lead only to each other would otherwise nest until the interpreter's
+# stack runs out, which a compiled engine does not survive.
+MAX_NESTING: Final = 200
 
 
 def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
@@ -23,6 +28,11 @@ def run_effects(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
     frame = ctx.frame
     frame.depth += 1
     mine = frame.depth
+    if mine > MAX_NESTING:
+        frame.depth -= 1
+        raise EngineFault(f"the story nests more than {MAX_NESTING} blocks of effects in one "
+                          f"encounter (entry {frame.entry}): its entries lead on to each other "
+                          "without an end")
     # `ctx.halted()` written out: it is asked before every effect (`frame` is `ctx.frame`
     # whenever control is back in this loop: handlers restore the frames they open).
     state = ctx.state

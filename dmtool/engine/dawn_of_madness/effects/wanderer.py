@@ -161,6 +161,13 @@ def _gain_coda(ctx: Ctx, coda: str) -> None:
         # The finale's setup removed every coda card nobody had obtained.
         ctx.emit("not_resolved", effect="gain_coda", reason="coda cards left the game")
         return
+    # One card of each coda: the deck of the central wanderer's codas (DoM "Prepare the
+    # Encounter Cards and Coda Cards") holds it only while nobody has obtained it, so an
+    # encounter resolved again gives nothing more (its front changes sentience only once).
+    for other in ctx.state.wanderers.values():
+        if coda in other.codas:
+            ctx.emit("not_resolved", effect="gain_coda", reason=f"{other.id} holds it")
+            return
     w.codas.append(coda)
     ctx.emit("coda_gained", wanderer=w.id, coda=coda)
     with ctx.acting(who=w.id):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from dmtool.validation.schemas import SchemaSet
@@ -26,7 +27,9 @@ class Place:
     nodes: tuple[tuple[str, dict[str, Any]], ...]
     description: str | None
 
-    @property
+    # Worked out once per place: the reference finder hands out one Place per schema node
+    # set, and semantic tokens and references ask each value's place again.
+    @cached_property
     def refers_to(self) -> tuple[str, ...]:
         """Kinds of document a string here names (from `x-refers-to`)."""
         kinds: list[str] = []
@@ -37,11 +40,11 @@ class Place:
                     kinds.append(kind)
         return tuple(kinds)
 
-    @property
+    @cached_property
     def is_entry_number(self) -> bool:
         return any(str(node.get("$ref", "")).endswith("/" + ENTRY_NUMBER) for _b, node in self.nodes)
 
-    @property
+    @cached_property
     def is_room(self) -> bool:
         return any(str(node.get("$ref", "")).endswith("/" + ROOM) for _b, node in self.nodes)
 
@@ -148,6 +151,7 @@ class ReferenceFinder:
     def __init__(self, navigator: SchemaNavigator) -> None:
         self._navigator = navigator
         self._expansions: dict[tuple[int, ...], tuple[tuple[str, dict[str, Any]], ...]] = {}
+        self._places: dict[int, Place] = {}  # by the id of an expansion (kept above)
 
     def references(self, kind: str, data: Any) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
         """(path, place, value) for each value that names an entry, a room or a document."""
@@ -171,7 +175,9 @@ class ReferenceFinder:
                     if following:
                         pending.append((path + (index,), child, following))
             else:
-                place = Place(expanded, None)
+                place = self._places.get(id(expanded))
+                if place is None:
+                    place = self._places[id(expanded)] = Place(expanded, None)
                 number = isinstance(value, int) and not isinstance(value, bool)
                 if (number and (place.is_entry_number or place.is_room)) or (
                         isinstance(value, str) and place.refers_to):

@@ -230,7 +230,7 @@ async def test_semantic_tokens_mark_entries_codas_and_tests(client, workspace):
 
 async def test_an_entry_number_or_coda_that_names_nothing_is_unresolved(client, workspace):
     storybook = workspace / STORYBOOK
-    uri = storybook.as_uri()
+    uri = open_file(client, storybook)  # open already, unless this test runs alone
     text = storybook.read_text(encoding="utf-8")
     broken = text.replace("goto: 11", "goto: 9999", 1).replace("has_coda: the-wheel-turned",
                                                                 "has_coda: the-wheel-turnt", 1)
@@ -289,7 +289,7 @@ async def test_code_lenses_give_links_in_reachability_and_odds(client, workspace
 
 async def test_a_lens_says_when_an_entry_can_no_longer_be_reached(client, workspace):
     storybook = workspace / STORYBOOK
-    uri = storybook.as_uri()
+    uri = open_file(client, storybook)  # open already, unless this test runs alone
     text = storybook.read_text(encoding="utf-8")
     replace_all(client, uri, text.replace("- goto: 11", "- end: event", 1), 30)
     await diagnostics_for(client, uri, lambda found: any(d.code == "DM303" for d in found))

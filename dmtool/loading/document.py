@@ -108,6 +108,9 @@ class SourceDocument:
         # Until then, positions inside single entries (see _locate_in_entry).
         self._entry_offsets: list[int] | None = None
         self._entry_trees: dict[int, tuple[int, PositionTree]] = {}
+        # The 0-based line each entry starts on, counted once for them all (counted per
+        # entry from the top, locating in every entry of a long book was quadratic).
+        self._entry_first_lines: list[int] | None = None
 
     def __repr__(self) -> str:
         return f"SourceDocument({self.display!r})"
@@ -262,10 +265,22 @@ class SourceDocument:
             built = build(self.text[start:end], display=self.display, positions=True)
             if built.parse_failed or built.positions is None or len(built.positions) != 3:
                 return None
-            line = self.text.count("\n", 0, start)
-            tree = self._entry_trees[index] = (line, built.positions[2][0])
+            tree = self._entry_trees[index] = (self._entry_line(index), built.positions[2][0])
         line, column = find_position(tree[1], parts[2:], key=key)
         return line + tree[0], column
+
+    def _entry_line(self, index: int) -> int:
+        """The 0-based line entry `index` starts on (its offset's line)."""
+        offsets = self._entry_offsets
+        assert offsets
+        if self._entry_first_lines is None:
+            text, lines, line, previous = self.text, [], 0, 0
+            for offset in offsets:
+                line += text.count("\n", previous, offset)
+                lines.append(line)
+                previous = offset
+            self._entry_first_lines = lines
+        return self._entry_first_lines[index]
 
     @property
     def modeline_line(self) -> int | None:

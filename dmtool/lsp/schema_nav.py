@@ -152,15 +152,43 @@ class ReferenceFinder:
         self._navigator = navigator
         self._expansions: dict[tuple[int, ...], tuple[tuple[str, dict[str, Any]], ...]] = {}
         self._places: dict[int, Place] = {}  # by the id of an expansion (kept above)
+        # Each file's references, with the document they were found in: a document that
+        # did not change between two analyses is not walked again (rename, semantic tokens
+        # and code lenses all read every document's references after each edit).
+        self._documents: dict[Any, tuple[Any, list[tuple[tuple[str | int, ...], Place, Any]]]] = {}
 
-    def references(self, kind: str, data: Any) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
-        """(path, place, value) for each value that names an entry, a room or a document."""
+    def in_document(self, document: Any) -> list[tuple[tuple[str | int, ...], Place, Any]]:
+        """`references` of a loaded document (a SourceDocument), walked once per document."""
+        known = self._documents.get(document.path)
+        if known is not None and known[0] is document:
+            return known[1]
+        data = document.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        found = list(self.references(kind, data)) if isinstance(kind, str) else []
+        self._documents[document.path] = (document, found)
+        return found
+
+    def references(self, kind: str, data: Any,
+                   prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
+        """(path, place, value) for each value that names an entry, a room or a document
+        (under `prefix` only, such as one entry of a storybook, if given)."""
         schemas = self._navigator.schemas
         schema_id = schemas.kinds.get(kind)
         if schema_id is None:
             return
+        nodes: tuple[tuple[str, dict[str, Any]], ...] = ((schema_id, schemas.by_id[schema_id]),)
+        for part in prefix:
+            nodes = tuple((b, c) for b, n in self._expand(nodes) for c in _children(n, part))
+            if isinstance(data, dict) and isinstance(part, str):
+                data = data.get(part)
+            elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+                data = data[part]
+            else:
+                return
+            if not nodes:
+                return
         pending: list[tuple[tuple[str | int, ...], Any, tuple[tuple[str, dict[str, Any]], ...]]] = [
-            ((), data, ((schema_id, schemas.by_id[schema_id]),))]
+            (tuple(prefix), data, nodes)]
         while pending:
             path, value, nodes = pending.pop()
             expanded = self._expand(nodes)

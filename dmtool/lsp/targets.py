@@ -130,7 +130,7 @@ def room_targets(document: SourceDocument, number: int) -> list[Target]:
 def room_references(document: SourceDocument, number: int, finder: ReferenceFinder) -> list[Target]:
     """Every other place in the chapter that names room `number`."""
     return [Target(document, parts)
-            for parts, place, value in finder.references(kind_of(document), document.data)
+            for parts, place, value in finder.in_document(document)
             if place.is_room and value == number and parts[:2] != ROOMS]
 
 
@@ -148,7 +148,7 @@ def entry_uses(book: Book, documents: list[SourceDocument],
         books = books_for(document, documents)
         if not any(b.document is book.document and b.prefix == book.prefix for b in books):
             continue
-        for parts, place, value in finder.references(kind_of(document), document.data):
+        for parts, place, value in finder.in_document(document):
             if place.is_entry_number and not any(b.is_definition(parts) for b in books):
                 yield value, Target(document, parts)
 
@@ -158,7 +158,7 @@ def id_references(kind: str, value: str, documents: list[SourceDocument],
     """Every place that names the document of `kind` with id `value`."""
     found: list[Target] = []
     for document in documents:
-        for parts, place, named in finder.references(kind_of(document), document.data):
+        for parts, place, named in finder.in_document(document):
             if named == value and kind in place.refers_to:
                 found.append(Target(document, parts))
     return found

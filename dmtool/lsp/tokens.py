@@ -2,7 +2,7 @@
 and tests, so an editor colours what a gamebook is made of.
 
 The tokens come from the last analysis's document (the places `find references` walks,
-targets.py), never from re-reading the text: when the buffer differs from that document
+schema_nav.py), never from re-reading the text: when the buffer differs from that document
 (half typed, or newer than the analysis) there are no tokens to give, and the editor
 keeps the ones it has until the next request.
 """
@@ -16,7 +16,10 @@ from typing import Any, NamedTuple
 from lsprotocol import types
 
 from dmtool.loading import SourceDocument
+from dmtool.lsp.context import value_at
 from dmtool.lsp.convert import line_of, utf16_column
+from dmtool.lsp.extents import Extent, entry_extents
+from dmtool.lsp.lines import line_index
 from dmtool.lsp.schema_nav import ReferenceFinder
 from dmtool.lsp.targets import books_for, kind_of
 
@@ -28,11 +31,14 @@ DECLARATION, UNRESOLVED = "declaration", "unresolved"
 TOKEN_MODIFIERS = [DECLARATION, UNRESOLVED]
 LEGEND = types.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
-# The documents' tokens, by document and the set of documents they resolve against: an
-# editor asks again after each edit and as the view scrolls.
+# The tokens of the documents asked about last, by section (an entry of a storybook, or
+# everything outside its entries): an editor asks again after each edit, and for the lines
+# it shows (a range) before the whole file, which on a long storybook must not wait for
+# every entry to be read.
 _KEEP = 4
-_RECENT: dict[tuple[int, int], tuple[SourceDocument, Any, list[Token]]] = {}
-_MAKING = threading.Lock()
+_RECENT: dict[int, _Tokens] = {}
+_CACHE = threading.Lock()
+_REST = -1  # the section of everything outside the entries
 
 
 class Token(NamedTuple):
@@ -45,22 +51,63 @@ class Token(NamedTuple):
     modifiers: frozenset[str]
 
 
+class _Tokens:
+    """One document's tokens as far as they were asked for, against one set of documents."""
+
+    def __init__(self, document: SourceDocument, documents: Mapping[Any, SourceDocument]) -> None:
+        self.document = document
+        self.documents = documents
+        listed = list(documents.values())
+        self.books = books_for(document, listed)
+        self.numbers = {number for book in self.books for number, _parts, _entry in book.entries()}
+        self.codas = {d.data.get("id") for d in listed if kind_of(d) == "coda"}
+        own = [b for b in books_for(document, [document]) if b.document is document and not b.prefix]
+        # The entries of the document's own book, by index, with their lines.
+        self.extents: dict[int, Extent] = {}
+        if own:
+            self.extents = {int(e.parts[-1]): e for e in entry_extents(document, own[0]).values()}
+        self.sections: dict[int, list[Token]] = {}
+        self.encoded: list[int] | None = None
+
+
 def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocument],
                     finder: ReferenceFinder, lines: tuple[int, int] | None = None) -> types.SemanticTokens:
     """The document's tokens (those on `lines`, first to last inclusive, if given)."""
-    key = (id(document), id(documents))
-    with _MAKING:  # requests made together wait for one walk, not make one each
-        known = _RECENT.get(key)
-        if known is not None and known[0] is document and known[1] is documents:
-            found = known[2]
-        else:
-            found = sorted(_tokens(document, list(documents.values()), finder))
-            _RECENT[key] = (document, documents, found)
+    known = _known(document, documents)
+    if lines is None:
+        if known.encoded is None:
+            sections = [_REST, *known.extents]
+            known.encoded = encode(document.text, _gather(known, finder, sections))
+        return types.SemanticTokens(data=known.encoded)
+    first, last = lines
+    sections = [index for index, e in known.extents.items() if e.first <= last and first <= e.last]
+    lines_of = [e.first for e in known.extents.values()] + [e.last for e in known.extents.values()]
+    if not lines_of or first < min(lines_of) or last > max(lines_of):
+        sections.append(_REST)  # the lines shown reach outside the entries
+    found = [t for t in _gather(known, finder, sections) if first <= t.line <= last]
+    return types.SemanticTokens(data=encode(document.text, found))
+
+
+def _known(document: SourceDocument, documents: Mapping[Any, SourceDocument]) -> _Tokens:
+    with _CACHE:
+        known = _RECENT.get(id(document))
+        if known is None or known.document is not document or known.documents is not documents:
+            known = _RECENT[id(document)] = _Tokens(document, documents)
             while len(_RECENT) > _KEEP:
                 del _RECENT[next(iter(_RECENT))]
-    if lines is not None:
-        found = [t for t in found if lines[0] <= t.line <= lines[1]]
-    return types.SemanticTokens(data=encode(document.text, found))
+        return known
+
+
+def _gather(known: _Tokens, finder: ReferenceFinder, sections: list[int]) -> list[Token]:
+    """The tokens of these sections, each section read once (two requests may both read
+    one: the cost of not making one request wait for another)."""
+    found: list[Token] = []
+    for section in sections:
+        tokens = known.sections.get(section)
+        if tokens is None:
+            tokens = known.sections[section] = sorted(_section(known, finder, section))
+        found += tokens
+    return sorted(found)
 
 
 def encode(text: str, tokens: list[Token]) -> list[int]:
@@ -68,8 +115,9 @@ def encode(text: str, tokens: list[Token]) -> list[int]:
     columns and lengths in UTF-16 code units."""
     data: list[int] = []
     line = start = 0
+    index = line_index(text)
     for token in tokens:
-        source = line_of(text, token.line)
+        source = index.line(token.line)
         column = utf16_column(source, token.column)
         length = utf16_column(source, token.column + token.length) - column
         delta = token.line - line
@@ -80,28 +128,35 @@ def encode(text: str, tokens: list[Token]) -> list[int]:
     return data
 
 
-def _tokens(document: SourceDocument, documents: list[SourceDocument],
-            finder: ReferenceFinder) -> Iterator[Token]:
-    books = books_for(document, documents)
-    numbers = {number for book in books for number, _parts, _entry in book.entries()}
-    codas = {d.data.get("id") for d in documents if kind_of(d) == "coda"}
+def _section(known: _Tokens, finder: ReferenceFinder, section: int) -> Iterator[Token]:
+    """The tokens of one entry of the document's own book, or of all the rest of it."""
+    document = known.document
+    data = document.data if isinstance(document.data, dict) else {}
     seen: set[tuple[int, int]] = set()
-    for book in books_for(document, [document]):
-        if book.document is document:
-            for number, parts, _entry in book.entries():
-                yield from _token(document, parts + ("entry",), str(number), ENTRY,
-                                  {DECLARATION}, seen)
-    for parts, place, value in finder.references(kind_of(document), document.data):
-        if place.is_entry_number and not isinstance(value, str):
-            missing = set() if value in numbers else {UNRESOLVED}
-            yield from _token(document, parts, str(value), ENTRY, missing, seen)
-        elif isinstance(value, str) and "coda" in place.refers_to:
-            missing = set() if value in codas else {UNRESOLVED}
-            yield from _token(document, parts, value, CODA, missing, seen)
-    if kind_of(document) == "coda" and isinstance(document.data.get("id"), str):
-        yield from _token(document, ("id",), str(document.data["id"]), CODA, {DECLARATION}, seen)
-    for parts in _tests(document.data, ()):
-        yield from _token(document, parts, "test", TEST, set(), seen, key=True)
+    if section == _REST:
+        prefixes: list[tuple[str | int, ...]] = [(key,) for key in data if key != "entries" or not known.extents]
+        if kind_of(document) == "coda" and isinstance(data.get("id"), str):
+            yield from _token(document, ("id",), data["id"], CODA, {DECLARATION}, seen)
+        for book in books_for(document, [document]):
+            if book.document is document and book.prefix:  # a fixture's inline storybook
+                for number, parts, _entry in book.entries():
+                    yield from _token(document, parts + ("entry",), str(number), ENTRY,
+                                      {DECLARATION}, seen)
+    else:
+        prefixes = [("entries", section)]
+        parts = known.extents[section].parts
+        entry = value_at(data, parts)
+        yield from _token(document, parts + ("entry",), str(entry.get("entry")), ENTRY, {DECLARATION}, seen)
+    for prefix in prefixes:
+        for parts, place, value in finder.references(kind_of(document), data, prefix):
+            if place.is_entry_number and not isinstance(value, str):
+                missing = set() if value in known.numbers else {UNRESOLVED}
+                yield from _token(document, parts, str(value), ENTRY, missing, seen)
+            elif isinstance(value, str) and "coda" in place.refers_to:
+                missing = set() if value in known.codas else {UNRESOLVED}
+                yield from _token(document, parts, value, CODA, missing, seen)
+        for parts in _tests(value_at(data, prefix), prefix):
+            yield from _token(document, parts, "test", TEST, set(), seen, key=True)
 
 
 def _token(document: SourceDocument, parts: tuple[str | int, ...], written: str, kind: str,

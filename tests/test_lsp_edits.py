@@ -297,3 +297,23 @@ async def test_a_lens_says_when_an_entry_can_no_longer_be_reached(client, worksp
     assert lenses[position_of(storybook, "- entry: 11").line][:2] == ["no links in", "never reached"]
     replace_all(client, uri, text, 31)
     await diagnostics_for(client, uri, lambda found: not found)
+
+
+async def test_a_rename_after_an_entry_is_added_above_edits_the_text_as_it_is_now(client, workspace):
+    """Entries the edit left alone keep the references found in them, moved with them."""
+    storybook = workspace / STORYBOOK
+    uri = open_file(client, storybook)
+    text = storybook.read_text(encoding="utf-8")
+    added = text.replace("entries:\n  - entry: 1\n", "entries:\n  - entry: 9000\n    kind: event\n"
+                         "    title: Added\n    text: Added.\n    effects:\n      - end: event\n"
+                         "  - entry: 1\n", 1)
+    assert added != text
+    replace_all(client, uri, added, 50)
+    on_disk = position_of(storybook, "- entry: 390", 9)  # six lines further down in the buffer
+    at = types.Position(line=on_disk.line + 6, character=on_disk.character)
+    found = _edited(await _rename(client, storybook, at, "399"), workspace)
+    edits = found[STORYBOOK]
+    assert [e.range.start for e in edits] == [at]
+    assert "- entry: 399\n" in _apply(added, edits)
+    replace_all(client, uri, text, 51)
+    await diagnostics_for(client, uri, lambda found: not found)

@@ -16,6 +16,7 @@ from typing import Any
 from dmtool.validation.schemas import SchemaSet
 
 ENTRY_NUMBER = "entry_number"
+ENTRIES = "entries"  # a storybook's list of entries
 ROOM = "room"  # a Deep Madness room tile number (deep-madness-defs)
 _COMBINATORS = ("allOf", "anyOf", "oneOf")
 
@@ -77,6 +78,10 @@ class Place:
     def takes_mapping(self) -> bool:
         return any(node.get("type") == "object" or "properties" in node
                    for _b, node in self.nodes)
+
+
+# (path, place, value) of one reference found in a document.
+Found = tuple[tuple[str | int, ...], Place, Any]
 
 
 class SchemaNavigator:
@@ -154,18 +159,49 @@ class ReferenceFinder:
         self._places: dict[int, Place] = {}  # by the id of an expansion (kept above)
         # Each file's references, with the document they were found in: a document that
         # did not change between two analyses is not walked again (rename, semantic tokens
-        # and code lenses all read every document's references after each edit).
-        self._documents: dict[Any, tuple[Any, list[tuple[tuple[str | int, ...], Place, Any]]]] = {}
+        # and code lenses all read every document's references after each edit). Of a
+        # storybook, each entry's too, with the entry's data: an edit re-parses only the
+        # entries it touched, and the others keep their data, so only those are walked.
+        self._documents: dict[Any, tuple[Any, list[Found]]] = {}
+        self._entries: dict[Any, dict[int, tuple[Any, int, list[Found]]]] = {}
 
-    def in_document(self, document: Any) -> list[tuple[tuple[str | int, ...], Place, Any]]:
-        """`references` of a loaded document (a SourceDocument), walked once per document."""
+    def in_document(self, document: Any) -> list[Found]:
+        """`references` of a loaded document (a SourceDocument), walked once per document
+        (and per entry of a book)."""
         known = self._documents.get(document.path)
         if known is not None and known[0] is document:
             return known[1]
         data = document.data
         kind = data.get("kind") if isinstance(data, dict) else None
-        found = list(self.references(kind, data)) if isinstance(kind, str) else []
+        entries = data.get(ENTRIES) if isinstance(data, dict) else None
+        if not isinstance(kind, str):
+            found: list[Found] = []
+        elif not isinstance(entries, list):
+            found = list(self.references(kind, data))
+        else:
+            found = []
+            for key in data:
+                if key != ENTRIES:
+                    found += self.references(kind, data, (key,))
+            found += self._in_entries(document.path, kind, data, entries)
         self._documents[document.path] = (document, found)
+        return found
+
+    def _in_entries(self, path: Any, kind: str, data: Any, entries: list[Any]) -> list[Found]:
+        before = self._entries.get(path, {})
+        now: dict[int, tuple[Any, int, list[Found]]] = {}
+        found: list[Found] = []
+        for index, entry in enumerate(entries):
+            known = before.get(id(entry))
+            if known is None or known[0] is not entry:
+                refs = list(self.references(kind, data, (ENTRIES, index)))
+            elif known[1] != index:  # moved by an entry added or removed above it
+                refs = [((ENTRIES, index, *parts[2:]), place, value) for parts, place, value in known[2]]
+            else:
+                refs = known[2]
+            now[id(entry)] = (entry, index, refs)
+            found += refs
+        self._entries[path] = now
         return found
 
     def references(self, kind: str, data: Any,

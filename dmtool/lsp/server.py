@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from dmtool import __version__
@@ -418,7 +418,14 @@ def _tokens(ls: DmtoolServer, uri: str, lines: tuple[int, int] | None) -> types.
     if context is None or document is None or document.text != context.text:
         return None  # tokens of another text would land in the wrong places
     snapshot = context.snapshot  # the one the document came from
-    return semantic_tokens(document, snapshot.documents, ls.tools.finder, lines)
+
+    def stale() -> bool:  # an edit came: its tokens will be asked for
+        return not ls.current.is_set() or ls.live.snapshot.documents.get(context.path) is not document
+
+    found = semantic_tokens(document, snapshot.documents, ls.tools.finder, lines, stale)
+    if found is None:  # LSP's way to say "ask again": the editor does, for the new text
+        raise JsonRpcContentModified("dmtool: the text changed while its tokens were read")
+    return found
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)

@@ -10,7 +10,7 @@ keeps the ones it has until the next request.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from lsprotocol import types
@@ -39,6 +39,7 @@ _KEEP = 4
 _RECENT: dict[int, _Tokens] = {}
 _CACHE = threading.Lock()
 _REST = -1  # the section of everything outside the entries
+_BATCH = 200  # sections read between two looks at whether the text is still current
 
 
 class Token(NamedTuple):
@@ -71,12 +72,18 @@ class _Tokens:
 
 
 def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocument],
-                    finder: ReferenceFinder, lines: tuple[int, int] | None = None) -> types.SemanticTokens:
-    """The document's tokens (those on `lines`, first to last inclusive, if given)."""
+                    finder: ReferenceFinder, lines: tuple[int, int] | None = None,
+                    stale: Callable[[], bool] | None = None) -> types.SemanticTokens | None:
+    """The document's tokens (those on `lines`, first to last inclusive, if given); None
+    if `stale()` says, while the whole document's are read, that a newer text came."""
     known = _known(document, documents)
     if lines is None:
         if known.encoded is None:
             sections = [_REST, *known.extents]
+            for start in range(0, len(sections), _BATCH):  # a long book: stop when stale
+                if stale is not None and stale():
+                    return None
+                _gather(known, finder, sections[start:start + _BATCH])
             known.encoded = encode(document.text, _gather(known, finder, sections))
         return types.SemanticTokens(data=known.encoded)
     first, last = lines

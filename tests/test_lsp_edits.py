@@ -317,3 +317,20 @@ async def test_a_rename_after_an_entry_is_added_above_edits_the_text_as_it_is_no
     assert "- entry: 399\n" in _apply(added, edits)
     replace_all(client, uri, text, 51)
     await diagnostics_for(client, uri, lambda found: not found)
+
+
+async def test_a_link_in_an_entry_left_alone_is_unresolved_once_its_entry_is_renumbered(client, workspace):
+    storybook = workspace / STORYBOOK
+    uri = open_file(client, storybook)
+    text = storybook.read_text(encoding="utf-8")
+    await _tokens(client, storybook)  # the entries' tokens are known before the edit
+    replace_all(client, uri, text.replace("  - entry: 11\n", "  - entry: 1011\n", 1), 60)
+    await diagnostics_for(client, uri, lambda found: any(d.code == "DM301" for d in found))
+    tokens = await _tokens(client, storybook)
+    goto, own = position_of(storybook, "goto: 11", 6), position_of(storybook, "- entry: 11", 9)
+    assert tokens[(goto.line, goto.character)] == (2, "enumMember", {"unresolved"})
+    assert tokens[(own.line, own.character)] == (4, "enumMember", {"declaration"})
+    replace_all(client, uri, text, 61)
+    await diagnostics_for(client, uri, lambda found: not found)
+    tokens = await _tokens(client, storybook)
+    assert tokens[(goto.line, goto.character)] == (2, "enumMember", set())

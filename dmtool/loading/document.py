@@ -231,10 +231,17 @@ class SourceDocument:
         return found
 
     def _locate(self, parts: PathParts, *, key: bool) -> Location:
+        line, column = self.line_column(parts, key=key)
+        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+
+    def line_column(self, parts: PathParts, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the node at `parts` (or its key), as locate() finds
+        it, without a Location's subject or the memo: for a caller that places most nodes
+        of a document at once (the language server's semantic tokens)."""
         if not self._indexed:
             found = self._locate_in_entry(parts, key=key)
             if found is not None:
-                return Location(self.display, *found, pointer(parts), subject=where(self.data, parts))
+                return found
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)
             if built.parse_failed and not self.pure_parser and len(text) <= PURE_PARSER_LIMIT:
@@ -242,8 +249,7 @@ class SourceDocument:
                 built = build(text, display=self.display, positions=True, pure=True)
             self._positions = built.positions
             self._indexed = True
-        line, column = find_position(self._positions, parts, key=key)
-        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+        return find_position(self._positions, parts, key=key)
 
     def _locate_in_entry(self, parts: PathParts, *, key: bool) -> tuple[int, int] | None:
         """(line, column) of a node inside one entry of a book in dmtool's layout, from

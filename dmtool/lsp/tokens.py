@@ -20,7 +20,7 @@ from dmtool.lsp.context import value_at
 from dmtool.lsp.convert import line_of, utf16_column
 from dmtool.lsp.extents import Extent, entry_extents
 from dmtool.lsp.lines import line_index
-from dmtool.lsp.schema_nav import ReferenceFinder
+from dmtool.lsp.schema_nav import Found, ReferenceFinder
 from dmtool.lsp.targets import books_for, kind_of
 
 # The legend: token types and modifiers are sent as indexes into these lists. Standard
@@ -40,6 +40,9 @@ _RECENT: dict[int, _Tokens] = {}
 _CACHE = threading.Lock()
 _REST = -1  # the section of everything outside the entries
 _BATCH = 200  # sections read between two looks at whether the text is still current
+# Each storybook's entry tokens, by the entry's data (see _entry_tokens): kept for the
+# entries of the last document of each path whose whole tokens were read.
+_BY_ENTRY: dict[Any, dict[int, tuple[Any, list[Token]]]] = {}
 
 
 class Token(NamedTuple):
@@ -50,6 +53,7 @@ class Token(NamedTuple):
     length: int
     kind: str
     modifiers: frozenset[str]
+    named: Any = None  # what an entry number or coda id names (resolved anew each version)
 
 
 class _Tokens:
@@ -69,6 +73,10 @@ class _Tokens:
             self.extents = {int(e.parts[-1]): e for e in entry_extents(document, own[0]).values()}
         self.sections: dict[int, list[Token]] = {}
         self.encoded: list[int] | None = None
+        # The whole document's references by section, once the whole document is asked
+        # for (`complete`); a range walks only the entries it shows.
+        self.complete = False
+        self.found: dict[object, list[Found]] | None = None
 
 
 def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocument],
@@ -79,12 +87,18 @@ def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocu
     known = _known(document, documents)
     if lines is None:
         if known.encoded is None:
+            known.complete = True
             sections = [_REST, *known.extents]
             for start in range(0, len(sections), _BATCH):  # a long book: stop when stale
                 if stale is not None and stale():
                     return None
                 _gather(known, finder, sections[start:start + _BATCH])
             known.encoded = encode(document.text, _gather(known, finder, sections))
+            entries = document.data.get("entries") if isinstance(document.data, dict) else None
+            if isinstance(entries, list):  # keep the tokens of this version's entries only
+                kept = _BY_ENTRY.get(document.path, {})
+                _BY_ENTRY[document.path] = {id(e): kept[id(e)] for e in entries
+                                            if id(e) in kept and kept[id(e)][0] is e}
         return types.SemanticTokens(data=known.encoded)
     first, last = lines
     sections = [index for index, e in known.extents.items() if e.first <= last and first <= e.last]
@@ -112,9 +126,32 @@ def _gather(known: _Tokens, finder: ReferenceFinder, sections: list[int]) -> lis
     for section in sections:
         tokens = known.sections.get(section)
         if tokens is None:
-            tokens = known.sections[section] = sorted(_section(known, finder, section))
+            tokens = known.sections[section] = _entry_tokens(known, finder, section)
         found += tokens
-    return sorted(found)
+    return sorted(found, key=_order)
+
+
+def _entry_tokens(known: _Tokens, finder: ReferenceFinder, section: int) -> list[Token]:
+    """A section's tokens. An entry the last edit did not re-parse keeps its data, and its
+    tokens (kept with it, by line within the entry) are moved to where it starts now."""
+    if section == _REST:
+        return sorted(_section(known, finder, section), key=_order)
+    extent = known.extents[section]
+    entry = value_at(known.document.data, extent.parts)
+    kept = _BY_ENTRY.setdefault(known.document.path, {})
+    hit = kept.get(id(entry))
+    if hit is None or hit[0] is not entry:
+        made = sorted(_section(known, finder, section), key=_order)
+        hit = kept[id(entry)] = (entry, [t._replace(line=t.line - extent.first) for t in made])
+    return [t._replace(line=t.line + extent.first, modifiers=_modifiers(known, t)) for t in hit[1]]
+
+
+def _modifiers(known: _Tokens, token: Token) -> frozenset[str]:
+    """A token's modifiers against the documents of this version."""
+    if token.named is None:
+        return token.modifiers
+    names = known.numbers if token.kind == ENTRY else known.codas
+    return token.modifiers - {UNRESOLVED} if token.named in names else token.modifiers | {UNRESOLVED}
 
 
 def encode(text: str, tokens: list[Token]) -> list[int]:
@@ -155,30 +192,47 @@ def _section(known: _Tokens, finder: ReferenceFinder, section: int) -> Iterator[
         entry = value_at(data, parts)
         yield from _token(document, parts + ("entry",), str(entry.get("entry")), ENTRY, {DECLARATION}, seen)
     for prefix in prefixes:
-        for parts, place, value in finder.references(kind_of(document), data, prefix):
+        for parts, place, value in _references(known, finder, prefix):
             if place.is_entry_number and not isinstance(value, str):
                 missing = set() if value in known.numbers else {UNRESOLVED}
-                yield from _token(document, parts, str(value), ENTRY, missing, seen)
+                yield from _token(document, parts, str(value), ENTRY, missing, seen, named=value)
             elif isinstance(value, str) and "coda" in place.refers_to:
                 missing = set() if value in known.codas else {UNRESOLVED}
-                yield from _token(document, parts, value, CODA, missing, seen)
+                yield from _token(document, parts, value, CODA, missing, seen, named=value)
         for parts in _tests(value_at(data, prefix), prefix):
             yield from _token(document, parts, "test", TEST, set(), seen, key=True)
 
 
+def _references(known: _Tokens, finder: ReferenceFinder, prefix: tuple[str | int, ...]) -> list[Found]:
+    """The references under `prefix`: from the whole document's (walked once per document,
+    and per entry it re-parsed) once they are known, else from walking this part alone."""
+    if known.found is None and known.complete:
+        by: dict[object, list[Found]] = {}
+        for one in finder.in_document(known.document):
+            head = one[0][1] if one[0][:1] == ("entries",) and known.extents and len(one[0]) > 1 else one[0][0]
+            by.setdefault(head, []).append(one)
+        known.found = by
+    if known.found is not None:
+        head = prefix[1] if prefix[:1] == ("entries",) and len(prefix) > 1 else prefix[0]
+        return known.found.get(head, [])
+    data = known.document.data
+    return list(finder.references(kind_of(known.document), data, prefix))
+
+
 def _token(document: SourceDocument, parts: tuple[str | int, ...], written: str, kind: str,
-           modifiers: set[str], seen: set[tuple[int, int]], *, key: bool = False) -> Iterator[Token]:
+           modifiers: set[str], seen: set[tuple[int, int]], *, key: bool = False,
+           named: Any = None) -> Iterator[Token]:
     """The token for the value (or key) at `parts`, if the text there is what it says
     (quotes around an id included in neither its start nor its length)."""
-    where = document.locate(parts, key=key)
-    line, column = where.line - 1, where.column - 1
+    line, column = document.line_column(parts, key=key)
+    line, column = line - 1, column - 1
     source = line_of(document.text, line)
     if source[column:column + 1] in ("'", '"'):
         column += 1
     if source[column:column + len(written)] != written or (line, column) in seen:
         return  # the location fell back to a parent: no token rather than a wrong one
     seen.add((line, column))
-    yield Token(line, column, len(written), kind, frozenset(modifiers))
+    yield Token(line, column, len(written), kind, frozenset(modifiers), named)
 
 
 def _tests(node: Any, parts: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
@@ -191,3 +245,7 @@ def _tests(node: Any, parts: tuple[str | int, ...]) -> Iterator[tuple[str | int,
     elif isinstance(node, list):
         for index, child in enumerate(node):
             yield from _tests(child, parts + (index,))
+
+
+def _order(token: Token) -> tuple[int, int]:
+    return (token.line, token.column)

@@ -114,6 +114,7 @@ async def test_renumbering_changes_gotos_starts_and_card_entries(client, workspa
     ("12", "entry 12 already exists"),
     ("12a", "'12a' is not an entry number"),
     ("0", "'0' is not an entry number: a whole number from 1 to 99999"),
+    ("1²", "'1²' is not an entry number"),
 ])
 async def test_a_renumbering_to_a_taken_or_malformed_number_is_refused(client, workspace, new_name, reason):
     storybook = workspace / STORYBOOK

@@ -15,9 +15,9 @@ Prose is left alone: "read entry 300" in a text is the author's to reword.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -76,7 +76,7 @@ def prepare_rename(context: RequestContext, position: types.Position) -> types.P
 
 
 def rename(context: RequestContext, position: types.Position, new_name: str,
-           current_text: Any) -> types.WorkspaceEdit | None:
+           current_text: Callable[[Path], str | None]) -> types.WorkspaceEdit | None:
     """The edits that rename what is under the cursor to `new_name` in every file.
     `current_text(path)` is the text the editor shows for a file now."""
     renaming = renaming_at(context, position)
@@ -98,7 +98,7 @@ def _renumbering(context: RequestContext, renaming: Renaming, new_name: str) -> 
     number = renaming.value
     assert isinstance(number, int)
     low, high = _bounds(context)
-    if not new_name.isdigit() or not low <= int(new_name) <= high:
+    if not (new_name.isascii() and new_name.isdigit()) or not low <= int(new_name) <= high:
         raise RenameRefused(f"{new_name!r} is not an entry number: a whole number from {low} to {high}")
     new = int(new_name)
     books = books_defining(context, renaming.cursor, number)
@@ -153,7 +153,8 @@ def _renaming(context: RequestContext, renaming: Renaming, new_name: str) -> lis
     return targets
 
 
-def _edit(targets: Iterable[Target], new_text: str, current_text: Any) -> types.WorkspaceEdit:
+def _edit(targets: Iterable[Target], new_text: str,
+          current_text: Callable[[Path], str | None]) -> types.WorkspaceEdit:
     changes: dict[str, list[types.TextEdit]] = {}
     seen: set[tuple[str, int, int]] = set()
     current: set[int] = set()  # documents whose text is the editor's now

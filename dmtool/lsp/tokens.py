@@ -43,6 +43,8 @@ _BATCH = 200  # sections read between two looks at whether the text is still cur
 # Each storybook's entry tokens, by the entry's data (see _entry_tokens): kept for the
 # entries of the last document of each path whose whole tokens were read.
 _BY_ENTRY: dict[Any, dict[int, tuple[Any, list[Token]]]] = {}
+# The same for what lies outside the entries, by its data and the line the entries start on.
+_REST_KEPT: dict[Any, tuple[tuple[Any, ...], int, list[Token]]] = {}
 
 
 class Token(NamedTuple):
@@ -135,7 +137,7 @@ def _entry_tokens(known: _Tokens, finder: ReferenceFinder, section: int) -> list
     """A section's tokens. An entry the last edit did not re-parse keeps its data, and its
     tokens (kept with it, by line within the entry) are moved to where it starts now."""
     if section == _REST:
-        return sorted(_section(known, finder, section), key=_order)
+        return _rest_tokens(known, finder)
     extent = known.extents[section]
     entry = value_at(known.document.data, extent.parts)
     kept = _BY_ENTRY.setdefault(known.document.path, {})
@@ -144,6 +146,28 @@ def _entry_tokens(known: _Tokens, finder: ReferenceFinder, section: int) -> list
         made = sorted(_section(known, finder, section), key=_order)
         hit = kept[id(entry)] = (entry, [t._replace(line=t.line - extent.first) for t in made])
     return [t._replace(line=t.line + extent.first, modifiers=_modifiers(known, t)) for t in hit[1]]
+
+
+def _rest_tokens(known: _Tokens, finder: ReferenceFinder) -> list[Token]:
+    """The tokens outside a book's entries. An edit inside the entries keeps the rest's
+    data: its tokens are kept with it, those after the entries by line from their end
+    (placing them anew would read the whole long book's positions once more)."""
+    document = known.document
+    data = document.data if isinstance(document.data, dict) else {}
+    if not known.extents:
+        return sorted(_section(known, finder, _REST), key=_order)
+    values = tuple(v for k, v in data.items() if k != "entries")
+    head = min(e.first for e in known.extents.values())
+    tail = max(e.last for e in known.extents.values())
+    kept = _REST_KEPT.get(document.path)
+    if (kept is None or kept[1] != head or len(kept[0]) != len(values)
+            or any(a is not b for a, b in zip(kept[0], values, strict=True))):
+        made = sorted(_section(known, finder, _REST), key=_order)
+        # Lines after the entries are kept as negative offsets from their last line.
+        kept = _REST_KEPT[document.path] = (values, head, [
+            t if t.line < head else t._replace(line=-(t.line - tail)) for t in made])
+    return [t._replace(line=t.line if t.line >= 0 and t.line < head else tail - t.line,
+                       modifiers=_modifiers(known, t)) for t in kept[2]]
 
 
 def _modifiers(known: _Tokens, token: Token) -> frozenset[str]:

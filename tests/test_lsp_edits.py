@@ -309,6 +309,7 @@ async def test_a_rename_after_an_entry_is_added_above_edits_the_text_as_it_is_no
                          "    title: Added\n    text: Added.\n    effects:\n      - end: event\n"
                          "  - entry: 1\n", 1)
     assert added != text
+    await _tokens(client, storybook)  # known before the edit, and moved by it
     replace_all(client, uri, added, 50)
     on_disk = position_of(storybook, "- entry: 390", 9)  # six lines further down in the buffer
     at = types.Position(line=on_disk.line + 6, character=on_disk.character)
@@ -316,6 +317,12 @@ async def test_a_rename_after_an_entry_is_added_above_edits_the_text_as_it_is_no
     edits = found[STORYBOOK]
     assert [e.range.start for e in edits] == [at]
     assert "- entry: 399\n" in _apply(added, edits)
+    tokens = await _tokens(client, storybook)
+    start, goto = position_of(storybook, "start: 300", 7), position_of(storybook, "goto: 11", 6)
+    assert tokens[(start.line + 6, start.character)] == (3, "enumMember", set())
+    assert tokens[(goto.line + 6, goto.character)] == (2, "enumMember", set())
+    assert tokens[(at.line, at.character)] == (3, "enumMember", {"declaration"})
+    assert (start.line, start.character) not in tokens
     replace_all(client, uri, text, 51)
     await diagnostics_for(client, uri, lambda found: not found)
 

@@ -201,16 +201,26 @@ def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
 _REQUESTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dmtool-request")
 
 
-def _off_loop(feature: Callable[..., Any]) -> Callable[..., Any]:
+# Answers that read a whole long book (code lenses, all of a file's semantic tokens) run
+# one at a time on a thread of their own, so they never hold up the requests above.
+_WHOLE_BOOK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-whole-book")
+
+
+def _off_loop(feature: Callable[..., Any], pool: ThreadPoolExecutor = _REQUESTS) -> Callable[..., Any]:
     """Answer on a worker thread, so typing stays answered meanwhile; the answer is sent
     from the event loop (pygls's own thread handlers write it from the worker, where a
     long answer and a publication written at once interleave on stdout)."""
 
     @functools.wraps(feature)
     async def answered(ls: DmtoolServer, params: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(_REQUESTS, feature, ls, params)
+        return await asyncio.get_running_loop().run_in_executor(pool, feature, ls, params)
 
     return answered
+
+
+def _off_loop_alone(feature: Callable[..., Any]) -> Callable[..., Any]:
+    """As _off_loop, on the thread of the answers that read a whole book."""
+    return _off_loop(feature, _WHOLE_BOOK)
 
 
 def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
@@ -429,7 +439,7 @@ def _tokens(ls: DmtoolServer, uri: str, lines: tuple[int, int] | None) -> types.
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-@_off_loop
+@_off_loop_alone
 @_safe(None)
 def _semantic_tokens(ls: DmtoolServer, params: types.SemanticTokensParams) -> types.SemanticTokens | None:
     return _tokens(ls, params.text_document.uri, None)
@@ -444,7 +454,7 @@ def _semantic_tokens_range(ls: DmtoolServer,
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-@_off_loop  # the story graph's analysis of the book, once per version
+@_off_loop_alone  # the story graph's analysis of the book, once per version
 @_safe([])
 def _code_lens(ls: DmtoolServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     ls.current.wait(FIRST_ANALYSIS_WAIT)
@@ -452,6 +462,8 @@ def _code_lens(ls: DmtoolServer, params: types.CodeLensParams) -> list[types.Cod
     document = context.document if context else None
     if context is None or document is None or document.text != context.text:
         return []  # lenses of another text would stand over the wrong entries
+    if not ls.current.is_set():  # typed on meanwhile: the editor asks again
+        raise JsonRpcContentModified("dmtool: the text changed before its lenses were made")
     snapshot = context.snapshot  # the one the document came from
     return code_lenses(document, snapshot.documents, ls.tools.finder, snapshot.corpus)
 

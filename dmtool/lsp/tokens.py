@@ -40,11 +40,11 @@ _RECENT: dict[int, _Tokens] = {}
 _CACHE = threading.Lock()
 _REST = -1  # the section of everything outside the entries
 _BATCH = 200  # sections read between two looks at whether the text is still current
-# Each storybook's entry tokens, by the entry's data (see _entry_tokens): kept for the
-# entries of the last document of each path whose whole tokens were read.
-_BY_ENTRY: dict[Any, dict[int, tuple[Any, list[Token]]]] = {}
-# The same for what lies outside the entries, by its data and the line the entries start on.
-_REST_KEPT: dict[Any, tuple[tuple[Any, ...], int, list[Token]]] = {}
+# Each storybook's entry tokens, by the entry's text (see _entry_tokens): kept for the
+# entries of the last version of each path whose whole tokens were read.
+_BY_ENTRY: dict[Any, dict[str, list[Token]]] = {}
+# The same for what lies outside the entries, by the text before and after them.
+_REST_KEPT: dict[Any, tuple[tuple[str, str], list[Token]]] = {}
 
 
 class Token(NamedTuple):
@@ -75,10 +75,7 @@ class _Tokens:
             self.extents = {int(e.parts[-1]): e for e in entry_extents(document, own[0]).values()}
         self.sections: dict[int, list[Token]] = {}
         self.encoded: list[int] | None = None
-        # The whole document's references by section, once the whole document is asked
-        # for (`complete`); a range walks only the entries it shows.
-        self.complete = False
-        self.found: dict[object, list[Found]] | None = None
+        self.texts: set[str] = set()  # the entries' texts whose tokens were asked for
 
 
 def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocument],
@@ -89,18 +86,14 @@ def semantic_tokens(document: SourceDocument, documents: Mapping[Any, SourceDocu
     known = _known(document, documents)
     if lines is None:
         if known.encoded is None:
-            known.complete = True
             sections = [_REST, *known.extents]
             for start in range(0, len(sections), _BATCH):  # a long book: stop when stale
                 if stale is not None and stale():
                     return None
                 _gather(known, finder, sections[start:start + _BATCH])
             known.encoded = encode(document.text, _gather(known, finder, sections))
-            entries = document.data.get("entries") if isinstance(document.data, dict) else None
-            if isinstance(entries, list):  # keep the tokens of this version's entries only
-                kept = _BY_ENTRY.get(document.path, {})
-                _BY_ENTRY[document.path] = {id(e): kept[id(e)] for e in entries
-                                            if id(e) in kept and kept[id(e)][0] is e}
+            kept = _BY_ENTRY.get(document.path, {})  # keep this version's entries' only
+            _BY_ENTRY[document.path] = {text: kept[text] for text in known.texts if text in kept}
         return types.SemanticTokens(data=known.encoded)
     first, last = lines
     sections = [index for index, e in known.extents.items() if e.first <= last and first <= e.last]
@@ -134,40 +127,39 @@ def _gather(known: _Tokens, finder: ReferenceFinder, sections: list[int]) -> lis
 
 
 def _entry_tokens(known: _Tokens, finder: ReferenceFinder, section: int) -> list[Token]:
-    """A section's tokens. An entry the last edit did not re-parse keeps its data, and its
-    tokens (kept with it, by line within the entry) are moved to where it starts now."""
+    """A section's tokens. An entry whose text the last edit left as it was keeps its
+    tokens (kept by that text, by line within the entry), moved to where it starts now."""
     if section == _REST:
         return _rest_tokens(known, finder)
     extent = known.extents[section]
-    entry = value_at(known.document.data, extent.parts)
+    index = line_index(known.document.text)
+    written = index.text[index.starts[extent.first]:index.starts[extent.last + 1]]
     kept = _BY_ENTRY.setdefault(known.document.path, {})
-    hit = kept.get(id(entry))
-    if hit is None or hit[0] is not entry:
+    relative = kept.get(written)
+    if relative is None:
         made = sorted(_section(known, finder, section), key=_order)
-        hit = kept[id(entry)] = (entry, [t._replace(line=t.line - extent.first) for t in made])
-    return [t._replace(line=t.line + extent.first, modifiers=_modifiers(known, t)) for t in hit[1]]
+        relative = kept[written] = [t._replace(line=t.line - extent.first) for t in made]
+    known.texts.add(written)
+    return [t._replace(line=t.line + extent.first, modifiers=_modifiers(known, t)) for t in relative]
 
 
 def _rest_tokens(known: _Tokens, finder: ReferenceFinder) -> list[Token]:
-    """The tokens outside a book's entries. An edit inside the entries keeps the rest's
-    data: its tokens are kept with it, those after the entries by line from their end
-    (placing them anew would read the whole long book's positions once more)."""
-    document = known.document
-    data = document.data if isinstance(document.data, dict) else {}
+    """The tokens outside a book's entries, kept by the text before and after them while
+    edits stay inside the entries (those after, by line from the entries' end)."""
     if not known.extents:
         return sorted(_section(known, finder, _REST), key=_order)
-    values = tuple(v for k, v in data.items() if k != "entries")
     head = min(e.first for e in known.extents.values())
     tail = max(e.last for e in known.extents.values())
-    kept = _REST_KEPT.get(document.path)
-    if (kept is None or kept[1] != head or len(kept[0]) != len(values)
-            or any(a is not b for a, b in zip(kept[0], values, strict=True))):
+    index = line_index(known.document.text)
+    written = (index.text[:index.starts[head]], index.text[index.starts[tail + 1]:])
+    kept = _REST_KEPT.get(known.document.path)
+    if kept is None or kept[0] != written:
         made = sorted(_section(known, finder, _REST), key=_order)
         # Lines after the entries are kept as negative offsets from their last line.
-        kept = _REST_KEPT[document.path] = (values, head, [
+        kept = _REST_KEPT[known.document.path] = (written, [
             t if t.line < head else t._replace(line=-(t.line - tail)) for t in made])
-    return [t._replace(line=t.line if t.line >= 0 and t.line < head else tail - t.line,
-                       modifiers=_modifiers(known, t)) for t in kept[2]]
+    return [t._replace(line=t.line if t.line >= 0 else tail - t.line,
+                       modifiers=_modifiers(known, t)) for t in kept[1]]
 
 
 def _modifiers(known: _Tokens, token: Token) -> frozenset[str]:
@@ -228,19 +220,9 @@ def _section(known: _Tokens, finder: ReferenceFinder, section: int) -> Iterator[
 
 
 def _references(known: _Tokens, finder: ReferenceFinder, prefix: tuple[str | int, ...]) -> list[Found]:
-    """The references under `prefix`: from the whole document's (walked once per document,
-    and per entry it re-parsed) once they are known, else from walking this part alone."""
-    if known.found is None and known.complete:
-        by: dict[object, list[Found]] = {}
-        for one in finder.in_document(known.document):
-            head = one[0][1] if one[0][:1] == ("entries",) and known.extents and len(one[0]) > 1 else one[0][0]
-            by.setdefault(head, []).append(one)
-        known.found = by
-    if known.found is not None:
-        head = prefix[1] if prefix[:1] == ("entries",) and len(prefix) > 1 else prefix[0]
-        return known.found.get(head, [])
-    data = known.document.data
-    return list(finder.references(kind_of(known.document), data, prefix))
+    """The references under `prefix` alone (one entry, or one key outside the entries):
+    after an edit, only the entries whose text changed are walked."""
+    return list(finder.references(kind_of(known.document), known.document.data, prefix))
 
 
 def _token(document: SourceDocument, parts: tuple[str | int, ...], written: str, kind: str,

@@ -152,7 +152,7 @@ async def test_renaming_a_coda_id_changes_its_document_and_every_use(client, wor
     assert text.count("the-wheel-turned") == len(found[STORYBOOK]) == 3
     renamed, coda_renamed = _apply(text, found[STORYBOOK]), _apply(coda_text, found[CODA])
     assert "the-wheel-turned" not in renamed + coda_renamed
-    uri, coda_uri = storybook.as_uri(), open_file(client, coda)
+    uri, coda_uri = open_file(client, storybook), open_file(client, coda)
     replace_all(client, coda_uri, coda_renamed, 2)
     # The coda renamed alone breaks the storybook's uses; with them, nothing is broken.
     await diagnostics_for(client, uri, lambda found: any(d.code == "DM202" for d in found))

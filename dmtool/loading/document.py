@@ -108,6 +108,9 @@ class SourceDocument:
         # Until then, positions inside single entries (see _locate_in_entry).
         self._entry_offsets: list[int] | None = None
         self._entry_trees: dict[int, tuple[int, PositionTree]] = {}
+        # The 0-based line each entry starts on, counted once for them all (counted per
+        # entry from the top, locating in every entry of a long book was quadratic).
+        self._entry_first_lines: list[int] | None = None
 
     def __repr__(self) -> str:
         return f"SourceDocument({self.display!r})"
@@ -228,10 +231,17 @@ class SourceDocument:
         return found
 
     def _locate(self, parts: PathParts, *, key: bool) -> Location:
+        line, column = self.line_column(parts, key=key)
+        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+
+    def line_column(self, parts: PathParts, *, key: bool = False) -> tuple[int, int]:
+        """1-based (line, column) of the node at `parts` (or its key), as locate() finds
+        it, without a Location's subject or the memo: for a caller that places most nodes
+        of a document at once (the language server's semantic tokens)."""
         if not self._indexed:
             found = self._locate_in_entry(parts, key=key)
             if found is not None:
-                return Location(self.display, *found, pointer(parts), subject=where(self.data, parts))
+                return found
             text = _parser_text(self.text)
             built = build(text, display=self.display, positions=True, pure=self.pure_parser)
             if built.parse_failed and not self.pure_parser and len(text) <= PURE_PARSER_LIMIT:
@@ -239,8 +249,7 @@ class SourceDocument:
                 built = build(text, display=self.display, positions=True, pure=True)
             self._positions = built.positions
             self._indexed = True
-        line, column = find_position(self._positions, parts, key=key)
-        return Location(self.display, line, column, pointer(parts), subject=where(self.data, parts))
+        return find_position(self._positions, parts, key=key)
 
     def _locate_in_entry(self, parts: PathParts, *, key: bool) -> tuple[int, int] | None:
         """(line, column) of a node inside one entry of a book in dmtool's layout, from
@@ -262,10 +271,22 @@ class SourceDocument:
             built = build(self.text[start:end], display=self.display, positions=True)
             if built.parse_failed or built.positions is None or len(built.positions) != 3:
                 return None
-            line = self.text.count("\n", 0, start)
-            tree = self._entry_trees[index] = (line, built.positions[2][0])
+            tree = self._entry_trees[index] = (self._entry_line(index), built.positions[2][0])
         line, column = find_position(tree[1], parts[2:], key=key)
         return line + tree[0], column
+
+    def _entry_line(self, index: int) -> int:
+        """The 0-based line entry `index` starts on (its offset's line)."""
+        offsets = self._entry_offsets
+        assert offsets
+        if self._entry_first_lines is None:
+            text, lines, line, previous = self.text, [], 0, 0
+            for offset in offsets:
+                line += text.count("\n", previous, offset)
+                lines.append(line)
+                previous = offset
+            self._entry_first_lines = lines
+        return self._entry_first_lines[index]
 
     @property
     def modeline_line(self) -> int | None:

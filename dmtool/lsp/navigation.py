@@ -68,11 +68,9 @@ def references(context: RequestContext, position: types.Position,
         return []
     documents = context.documents
     finder = context.tools.finder
-    subject = _subject(context, cursor)
+    subject = subject_of(context, cursor)
     found: list[Target] = []
     declarations: list[Target] = []
-    if subject is None:
-        subject = _own_subject(context, cursor)
     if subject is None:
         return []
     kind, value = subject
@@ -82,7 +80,7 @@ def references(context: RequestContext, position: types.Position,
         declarations = room_targets(document, value)
     elif kind == "entry":
         assert isinstance(value, int)
-        for book in _books_defining(context, cursor, value):
+        for book in books_defining(context, cursor, value):
             found += entry_references(book, value, documents, finder)
             entry = book.entry(value)
             if entry is not None:
@@ -97,6 +95,12 @@ def references(context: RequestContext, position: types.Position,
     if include_declaration:
         return [as_location(t) for t in declarations] + located
     return located
+
+
+def subject_of(context: RequestContext, cursor: Cursor) -> tuple[str, object] | None:
+    """What references and rename are about: what the cursor names, or the entry or
+    document whose own number or id it is on."""
+    return _subject(context, cursor) or _own_subject(context, cursor)
 
 
 def _own_subject(context: RequestContext, cursor: Cursor) -> tuple[str, object] | None:
@@ -117,7 +121,7 @@ def _own_subject(context: RequestContext, cursor: Cursor) -> tuple[str, object] 
     return None
 
 
-def _books_defining(context: RequestContext, cursor: Cursor, number: int) -> list[Book]:
+def books_defining(context: RequestContext, cursor: Cursor, number: int) -> list[Book]:
     """The books whose entry `number` the cursor means (its own, for a definition line)."""
     document = context.document
     assert document is not None

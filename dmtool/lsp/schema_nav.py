@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from dmtool.validation.schemas import SchemaSet
 
 ENTRY_NUMBER = "entry_number"
+ENTRIES = "entries"  # a storybook's list of entries
 ROOM = "room"  # a Deep Madness room tile number (deep-madness-defs)
 _COMBINATORS = ("allOf", "anyOf", "oneOf")
 
@@ -26,7 +28,9 @@ class Place:
     nodes: tuple[tuple[str, dict[str, Any]], ...]
     description: str | None
 
-    @property
+    # Worked out once per place: the reference finder hands out one Place per schema node
+    # set, and semantic tokens and references ask each value's place again.
+    @cached_property
     def refers_to(self) -> tuple[str, ...]:
         """Kinds of document a string here names (from `x-refers-to`)."""
         kinds: list[str] = []
@@ -37,11 +41,11 @@ class Place:
                     kinds.append(kind)
         return tuple(kinds)
 
-    @property
+    @cached_property
     def is_entry_number(self) -> bool:
         return any(str(node.get("$ref", "")).endswith("/" + ENTRY_NUMBER) for _b, node in self.nodes)
 
-    @property
+    @cached_property
     def is_room(self) -> bool:
         return any(str(node.get("$ref", "")).endswith("/" + ROOM) for _b, node in self.nodes)
 
@@ -74,6 +78,10 @@ class Place:
     def takes_mapping(self) -> bool:
         return any(node.get("type") == "object" or "properties" in node
                    for _b, node in self.nodes)
+
+
+# (path, place, value) of one reference found in a document.
+Found = tuple[tuple[str | int, ...], Place, Any]
 
 
 class SchemaNavigator:
@@ -148,15 +156,75 @@ class ReferenceFinder:
     def __init__(self, navigator: SchemaNavigator) -> None:
         self._navigator = navigator
         self._expansions: dict[tuple[int, ...], tuple[tuple[str, dict[str, Any]], ...]] = {}
+        self._places: dict[int, Place] = {}  # by the id of an expansion (kept above)
+        # Each file's references, with the document they were found in: a document that
+        # did not change between two analyses is not walked again (rename, semantic tokens
+        # and code lenses all read every document's references after each edit). Of a
+        # storybook, each entry's too, with the entry's data: an edit re-parses only the
+        # entries it touched, and the others keep their data, so only those are walked.
+        self._documents: dict[Any, tuple[Any, list[Found]]] = {}
+        self._entries: dict[Any, dict[int, tuple[Any, int, list[Found]]]] = {}
 
-    def references(self, kind: str, data: Any) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
-        """(path, place, value) for each value that names an entry, a room or a document."""
+    def in_document(self, document: Any) -> list[Found]:
+        """`references` of a loaded document (a SourceDocument), walked once per document
+        (and per entry of a book)."""
+        known = self._documents.get(document.path)
+        if known is not None and known[0] is document:
+            return known[1]
+        data = document.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        entries = data.get(ENTRIES) if isinstance(data, dict) else None
+        if not isinstance(kind, str):
+            found: list[Found] = []
+        elif not isinstance(entries, list):
+            found = list(self.references(kind, data))
+        else:
+            found = []
+            for key in data:
+                if key != ENTRIES:
+                    found += self.references(kind, data, (key,))
+            found += self._in_entries(document.path, kind, data, entries)
+        self._documents[document.path] = (document, found)
+        return found
+
+    def _in_entries(self, path: Any, kind: str, data: Any, entries: list[Any]) -> list[Found]:
+        before = self._entries.get(path, {})
+        now: dict[int, tuple[Any, int, list[Found]]] = {}
+        found: list[Found] = []
+        for index, entry in enumerate(entries):
+            known = before.get(id(entry))
+            if known is None or known[0] is not entry:
+                refs = list(self.references(kind, data, (ENTRIES, index)))
+            elif known[1] != index:  # moved by an entry added or removed above it
+                refs = [((ENTRIES, index, *parts[2:]), place, value) for parts, place, value in known[2]]
+            else:
+                refs = known[2]
+            now[id(entry)] = (entry, index, refs)
+            found += refs
+        self._entries[path] = now
+        return found
+
+    def references(self, kind: str, data: Any,
+                   prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Place, Any]]:
+        """(path, place, value) for each value that names an entry, a room or a document
+        (under `prefix` only, such as one entry of a storybook, if given)."""
         schemas = self._navigator.schemas
         schema_id = schemas.kinds.get(kind)
         if schema_id is None:
             return
+        nodes: tuple[tuple[str, dict[str, Any]], ...] = ((schema_id, schemas.by_id[schema_id]),)
+        for part in prefix:
+            nodes = tuple((b, c) for b, n in self._expand(nodes) for c in _children(n, part))
+            if isinstance(data, dict) and isinstance(part, str):
+                data = data.get(part)
+            elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+                data = data[part]
+            else:
+                return
+            if not nodes:
+                return
         pending: list[tuple[tuple[str | int, ...], Any, tuple[tuple[str, dict[str, Any]], ...]]] = [
-            ((), data, ((schema_id, schemas.by_id[schema_id]),))]
+            (tuple(prefix), data, nodes)]
         while pending:
             path, value, nodes = pending.pop()
             expanded = self._expand(nodes)
@@ -171,7 +239,9 @@ class ReferenceFinder:
                     if following:
                         pending.append((path + (index,), child, following))
             else:
-                place = Place(expanded, None)
+                place = self._places.get(id(expanded))
+                if place is None:
+                    place = self._places[id(expanded)] = Place(expanded, None)
                 number = isinstance(value, int) and not isinstance(value, bool)
                 if (number and (place.is_entry_number or place.is_room)) or (
                         isinstance(value, str) and place.refers_to):

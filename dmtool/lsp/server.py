@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from dmtool import __version__
@@ -34,10 +35,13 @@ from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.framing import serve_stdio
 from dmtool.lsp.hover import hover
+from dmtool.lsp.lenses import code_lenses
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import folding_ranges, outline
+from dmtool.lsp.rename import RenameRefused, prepare_rename, rename
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
 from dmtool.lsp.symbols import workspace_symbols
+from dmtool.lsp.tokens import LEGEND, semantic_tokens
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
@@ -45,6 +49,8 @@ DEBOUNCE = 0.05
 # How long a request made right after start waits for the first analysis (the content's
 # documents) before it is answered from what is known (nothing, at worst).
 FIRST_ANALYSIS_WAIT = 30.0
+# LSP's RequestFailed: the request was valid but cannot be carried out (a refused rename).
+REQUEST_FAILED = -32803
 _Result = TypeVar("_Result")
 _CLOSE, _DISK = object(), object()
 
@@ -70,6 +76,9 @@ class DmtoolServer(LanguageServer):
         # Set once the first analysis is done (or failed): requests wait for it, since
         # before it the snapshot holds no documents and hovers would be empty.
         self.analysed = threading.Event()
+        # Set while the snapshot describes the buffers' latest texts (cleared by an edit,
+        # set when its analysis is in): a rename must not edit places of an older text.
+        self.current = threading.Event()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -94,6 +103,7 @@ class DmtoolServer(LanguageServer):
             self.pending_versions[path] = version
         elif change is _CLOSE:
             self.pending_versions.pop(path, None)
+        self.current.clear()
         self._start().set()
 
     def _start(self) -> asyncio.Event:
@@ -125,6 +135,8 @@ class DmtoolServer(LanguageServer):
             except Exception:  # a bug in a rule must not stop live checking
                 self.log("dmtool: the check failed:\n" + traceback.format_exc(), types.MessageType.Error)
                 self.analysed.set()
+                if not self.pending:
+                    self.current.set()  # as current as it will get
                 continue
             if after is None or self.pending:
                 # Newer edits came in while these texts were read or analysed: what was
@@ -136,6 +148,7 @@ class DmtoolServer(LanguageServer):
             self._publish(changed)
             published, edited = after, set()
             self.analysed.set()
+            self.current.set()
 
     def _apply(self, changes: dict[Path, Any]) -> Snapshot | None:
         """On the worker thread: load once, apply the edits, analyse."""
@@ -188,16 +201,26 @@ def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
 _REQUESTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dmtool-request")
 
 
-def _off_loop(feature: Callable[..., Any]) -> Callable[..., Any]:
+# Answers that read a whole long book (code lenses, all of a file's semantic tokens) run
+# one at a time on a thread of their own, so they never hold up the requests above.
+_WHOLE_BOOK = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-whole-book")
+
+
+def _off_loop(feature: Callable[..., Any], pool: ThreadPoolExecutor = _REQUESTS) -> Callable[..., Any]:
     """Answer on a worker thread, so typing stays answered meanwhile; the answer is sent
     from the event loop (pygls's own thread handlers write it from the worker, where a
     long answer and a publication written at once interleave on stdout)."""
 
     @functools.wraps(feature)
     async def answered(ls: DmtoolServer, params: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(_REQUESTS, feature, ls, params)
+        return await asyncio.get_running_loop().run_in_executor(pool, feature, ls, params)
 
     return answered
+
+
+def _off_loop_alone(feature: Callable[..., Any]) -> Callable[..., Any]:
+    """As _off_loop, on the thread of the answers that read a whole book."""
+    return _off_loop(feature, _WHOLE_BOOK)
 
 
 def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Result]]:
@@ -208,6 +231,8 @@ def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Res
         def guarded(ls: DmtoolServer, params: Any) -> Any:
             try:
                 return feature(ls, params)
+            except JsonRpcException:
+                raise  # an answer of its own: the editor shows its message
             except Exception:
                 ls.log(f"dmtool: {feature.__name__} failed:\n{traceback.format_exc()}",
                        types.MessageType.Error)
@@ -371,6 +396,76 @@ def _pull(ls: DmtoolServer, params: types.DocumentDiagnosticParams) -> types.Rel
     text = (ls.live.text(path) or "") if path else ""
     return types.RelatedFullDocumentDiagnosticReport(
         items=[to_lsp(d, text, ls.links.link(d.code)) for d in found])
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+@_off_loop  # finds the entry's books among every document
+@_safe(None)
+def _prepare_rename(ls: DmtoolServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder | None:
+    ls.current.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: the last edits' analysis
+    context = ls.context(params.text_document.uri)
+    return prepare_rename(context, params.position) if context else None
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME)
+@_off_loop  # walks every document for the places to change
+@_safe(None)
+def _rename(ls: DmtoolServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    ls.current.wait(FIRST_ANALYSIS_WAIT)
+    context = ls.context(params.text_document.uri)
+    if context is None:
+        return None
+    try:
+        return rename(context, params.position, params.new_name, ls.live.text)
+    except RenameRefused as refused:
+        raise JsonRpcException(message=f"dmtool: {refused}", code=REQUEST_FAILED) from None
+
+
+def _tokens(ls: DmtoolServer, uri: str, lines: tuple[int, int] | None) -> types.SemanticTokens | None:
+    ls.current.wait(FIRST_ANALYSIS_WAIT)
+    context = ls.context(uri)
+    document = context.document if context else None
+    if context is None or document is None or document.text != context.text:
+        return None  # tokens of another text would land in the wrong places
+    snapshot = context.snapshot  # the one the document came from
+
+    def stale() -> bool:  # an edit came: its tokens will be asked for
+        return not ls.current.is_set() or ls.live.snapshot.documents.get(context.path) is not document
+
+    found = semantic_tokens(document, snapshot.documents, ls.tools.finder, lines, stale)
+    if found is None:  # LSP's way to say "ask again": the editor does, for the new text
+        raise JsonRpcContentModified("dmtool: the text changed while its tokens were read")
+    return found
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+@_off_loop_alone
+@_safe(None)
+def _semantic_tokens(ls: DmtoolServer, params: types.SemanticTokensParams) -> types.SemanticTokens | None:
+    return _tokens(ls, params.text_document.uri, None)
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
+@_off_loop
+@_safe(None)
+def _semantic_tokens_range(ls: DmtoolServer,
+                           params: types.SemanticTokensRangeParams) -> types.SemanticTokens | None:
+    return _tokens(ls, params.text_document.uri, (params.range.start.line, params.range.end.line))
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+@_off_loop_alone  # the story graph's analysis of the book, once per version
+@_safe([])
+def _code_lens(ls: DmtoolServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    ls.current.wait(FIRST_ANALYSIS_WAIT)
+    context = ls.context(params.text_document.uri)
+    document = context.document if context else None
+    if context is None or document is None or document.text != context.text:
+        return []  # lenses of another text would stand over the wrong entries
+    if not ls.current.is_set():  # typed on meanwhile: the editor asks again
+        raise JsonRpcContentModified("dmtool: the text changed before its lenses were made")
+    snapshot = context.snapshot  # the one the document came from
+    return code_lenses(document, snapshot.documents, ls.tools.finder, snapshot.corpus)
 
 
 def serve() -> None:

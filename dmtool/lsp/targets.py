@@ -130,23 +130,27 @@ def room_targets(document: SourceDocument, number: int) -> list[Target]:
 def room_references(document: SourceDocument, number: int, finder: ReferenceFinder) -> list[Target]:
     """Every other place in the chapter that names room `number`."""
     return [Target(document, parts)
-            for parts, place, value in finder.references(kind_of(document), document.data)
+            for parts, place, value in finder.in_document(document)
             if place.is_room and value == number and parts[:2] != ROOMS]
 
 
 def entry_references(book: Book, number: int, documents: list[SourceDocument],
                      finder: ReferenceFinder) -> list[Target]:
     """Every place that names entry `number` of `book` (its own `entry:` line excluded)."""
-    found: list[Target] = []
+    return [target for named, target in entry_uses(book, documents, finder) if named == number]
+
+
+def entry_uses(book: Book, documents: list[SourceDocument],
+               finder: ReferenceFinder) -> Iterator[tuple[int, Target]]:
+    """(number, where) for every place that names an entry of `book`, resolved or not
+    (the entries' own `entry:` lines excluded): one walk of the documents in its scope."""
     for document in documents:
         books = books_for(document, documents)
         if not any(b.document is book.document and b.prefix == book.prefix for b in books):
             continue
-        for parts, place, value in finder.references(kind_of(document), document.data):
-            if place.is_entry_number and value == number and not any(
-                    b.is_definition(parts) for b in books):
-                found.append(Target(document, parts))
-    return found
+        for parts, place, value in finder.in_document(document):
+            if place.is_entry_number and not any(b.is_definition(parts) for b in books):
+                yield value, Target(document, parts)
 
 
 def id_references(kind: str, value: str, documents: list[SourceDocument],
@@ -154,7 +158,7 @@ def id_references(kind: str, value: str, documents: list[SourceDocument],
     """Every place that names the document of `kind` with id `value`."""
     found: list[Target] = []
     for document in documents:
-        for parts, place, named in finder.references(kind_of(document), document.data):
+        for parts, place, named in finder.in_document(document):
             if named == value and kind in place.refers_to:
                 found.append(Target(document, parts))
     return found

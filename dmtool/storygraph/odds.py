@@ -142,3 +142,18 @@ def render_play(
     else:
         lines.append(f"never visited: none (all {entries} entries were read)")
     return "\n".join(lines)
+
+
+def odds_sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:
+    """The sentience `dmtool odds` rolls at (the language server's lenses too), and whence."""
+    start = analysis.graph.context.sentience
+    if start is None:
+        values = dict.fromkeys(COLOURS, 1)
+        source = f"wanderer '{analysis.graph.storybook.wanderer}' not found, so 1 each"
+    else:
+        values = {c: int(start.get(c, 0)) for c in COLOURS}
+        source = "the wanderer's starting values"
+    if given:
+        values.update(given)
+        source += ", changed by --sentience"
+    return values, source

@@ -15,10 +15,9 @@ from dmtool.diagnostics import Report, Severity
 from dmtool.errors import UsageError
 from dmtool.loading.collector import collector_paused
 from dmtool.reporters import render
-from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.checked import check_storybooks
 from dmtool.storygraph.dice import COLOURS
-from dmtool.storygraph.odds import collect_odds, render_odds, render_play
+from dmtool.storygraph.odds import collect_odds, odds_sentience, render_odds, render_play
 from dmtool.storygraph.playthrough import PlayOptions, play
 from dmtool.validation.pipeline import CheckOptions
 
@@ -87,7 +86,7 @@ def _odds(options: OddsOptions) -> OddsResult:
             render(errors, fmt="json", color=False, tool_version=__version__)
         )["diagnostics"]
     for analysis in analyses:
-        sentience, source = _sentience(analysis, options.sentience)
+        sentience, source = odds_sentience(analysis, options.sentience)
         storybook = analysis.graph.storybook
         record: dict[str, Any] = {"storybook": storybook.id, "sentience": sentience}
         if options.runs is None:
@@ -145,17 +144,3 @@ def _path_line(number: int, path: Mapping[str, Any]) -> str:
     scores = ", ".join(f"{e} {n}" for e, n in zip("ABCD", path["scores"]))
     return (f"\nrun {number}: {end}; scores {scores}; entries "
             + " ".join(str(n) for n in path["entries"]))
-
-
-def _sentience(analysis: Analysis, given: Mapping[str, int]) -> tuple[dict[str, int], str]:
-    start = analysis.graph.context.sentience
-    if start is None:
-        values = dict.fromkeys(COLOURS, 1)
-        source = f"wanderer '{analysis.graph.storybook.wanderer}' not found, so 1 each"
-    else:
-        values = {c: int(start.get(c, 0)) for c in COLOURS}
-        source = "the wanderer's starting values"
-    if given:
-        values.update(given)
-        source += ", changed by --sentience"
-    return values, source

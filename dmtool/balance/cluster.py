@@ -127,14 +127,19 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
                                 return_when="FIRST_COMPLETED").done
             except TimeoutError:
                 finished = set()
-            except Exception as error:  # futures cancelled: the scheduler or the workers went
-                raise RunLost(_what_was_lost(client, target, error)) from None
             for future in finished:
                 chunk = pending.pop(future)
                 yield chunk, _result(future, target)
             if not finished:
                 alone_since = _still_there(client, target, alone_since)
             fill()
+    except (RunLost, EngineFault):
+        raise
+    except Exception as error:
+        # Any of Dask's calls fails so when the scheduler or the workers go: futures
+        # cancelled, a result's connection closed (an OSError), a result lost with its
+        # worker and not made again in time.
+        raise RunLost(_what_was_lost(client, target, error)) from None
     finally:
         if pending:
             _within(CONNECT_SECONDS, lambda: client.cancel(list(pending)))
@@ -142,7 +147,8 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
 
 def _result(future: Any, target: str) -> Tally:
     if future.status == "finished":
-        return future.result()  # type: ignore[no-any-return]
+        # Bounded: a result whose worker died since is made again, if a worker is left.
+        return future.result(timeout=LOST_SECONDS)  # type: ignore[no-any-return]
     error = future.exception() if future.status == "error" else None
     if isinstance(error, EngineFault):
         raise error  # the content's fault, said as `play` says it

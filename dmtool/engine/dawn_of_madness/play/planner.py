@@ -68,6 +68,8 @@ class Planner:
 
     def __post_init__(self) -> None:
         self.helper = Chooser("greedy", self.seed)
+        # Set here too: mypyc's dataclass leaves an init=False field's default unset.
+        self.story = None
 
     def action(self, actions: list[Action]) -> Action:
         return self.helper.action(actions)

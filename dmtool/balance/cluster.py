@@ -15,7 +15,6 @@ lost connections) is silenced while it runs: what went wrong is said once, by dm
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -23,14 +22,13 @@ from typing import Any
 
 from distributed import Client, Future, wait
 
-from dmtool.balance.address import scheduler_address
+from dmtool.balance.address import CONNECT_SECONDS, reach, scheduler_address
 from dmtool.balance.games import Bundle, Chunk, Config, play_chunk
 from dmtool.balance.pool import AHEAD, RunLost, Runner
 from dmtool.balance.tally import Tally
 from dmtool.engine.core.errors import EngineFault
 from dmtool.errors import UsageError
 
-CONNECT_SECONDS = 10
 # How long a cluster may have no worker, or the client no scheduler, before the run is lost.
 LOST_SECONDS = 8
 POLL_SECONDS = 0.5
@@ -66,13 +64,7 @@ def dask_runner(address: str) -> Runner:
 
 
 def _connect(target: str, host: str, port: int) -> Any:
-    try:  # a refused port fails here at once, an unroutable host after the timeout
-        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-    except OSError as error:
-        reason = "timed out" if isinstance(error, TimeoutError) else (
-            error.strerror or type(error).__name__)
-        raise UsageError(f"--scheduler: cannot reach a Dask scheduler at {target} "
-                         f"({reason}).") from None
+    reach(host, port, target, CONNECT_SECONDS)  # a refused port fails here at once
     # The default client of the process: distributed.wait() finds it so.
     made = _within(CONNECT_SECONDS + 2, lambda: Client(target, timeout=CONNECT_SECONDS))
     if not isinstance(made, Client):

@@ -131,7 +131,7 @@ def _return_to_owner(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 @RULES.effect("restore_room")
-def _restore_room(ctx: Ctx, spec: dict[str, Any]) -> None:
+def _restore_room(ctx: Ctx, _: object) -> None:
     """The devoured room the investigator in scope stands in turns back to its normal side:
     the pieces the chapter's restoration rule names are discarded from it, its spaces are
     dry again, and its card leaves the devoured deck."""

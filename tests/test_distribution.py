@@ -136,6 +136,9 @@ def test_version_names_the_packaged_content(installed: Installed) -> None:
 
 def test_graph_and_play(installed: Installed) -> None:
     assert "ilse-marrow-storybook" in installed.dmtool("graph", STORYBOOK).stdout
+    # Given no path, graph and odds read content/ here, as check does.
+    assert "ilse-marrow-storybook" in installed.dmtool("graph").stdout
+    assert STORYBOOK in installed.dmtool("odds").stdout
     played = installed.dmtool("play", "--wanderer", "ilse-marrow", "--quiet", "--seed", "2")
     assert "result:" in played.stdout
 

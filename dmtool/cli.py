@@ -386,7 +386,7 @@ def new_card(kind: str, name: str, wanderer: str, ending: str, directory: Path |
 @cli.command(epilog="Examples:\n\n  dmtool graph content/wanderers/hollis-brandt/storybook.yaml\n\n"
              "  dmtool graph content/wanderers/hollis-brandt/storybook.yaml -o parish.svg --focus 106 --depth 2\n\n"
              "  dmtool graph content/wanderers/hollis-brandt/storybook.yaml --witness --witness-dir scenarios/")
-@click.argument("paths", nargs=-1, required=True, type=_EXISTING_PATH)
+@click.argument("paths", nargs=-1, type=_EXISTING_PATH)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format: text, or json with nodes, edges, roots, terminals, findings and "
               "score bounds. Example: --format json > graph.json")
@@ -417,11 +417,14 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
     """Analyse storybooks as graphs: broken links, dead ends, unreachable entries and endings,
     traps, score bounds; draw them; print witness paths.
 
-    PATHS are storybook files or folders holding them; round trackers, world shards and
-    cards are read from the content/ tree around them.
+    PATHS are storybook files or folders holding them (default: the configured paths, or
+    the configured content, or content/); round trackers, world shards and cards are read
+    from the content tree around them.
     """
-    from dmtool.commands.check import check_options
+    from dmtool.commands.check import check_options, given_or_default_paths
     from dmtool.storygraph.commands import GraphOptions, run_graph
+
+    paths = given_or_default_paths(paths)
 
     if witness_dir is not None and not witness:
         raise click.UsageError("--witness-dir needs --witness")
@@ -459,7 +462,7 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
 @cli.command(epilog="Examples:\n\n  dmtool odds content/wanderers/hollis-brandt/storybook.yaml\n\n"
              "  dmtool odds content/wanderers/hollis-brandt/storybook.yaml --sentience red=3,purple=2\n\n"
              "  dmtool odds content/wanderers/hollis-brandt/storybook.yaml --runs 10000 --seed 7")
-@click.argument("paths", nargs=-1, required=True, type=_EXISTING_PATH)
+@click.argument("paths", nargs=-1, type=_EXISTING_PATH)
 @click.option("--sentience", default="", metavar="COLOUR=N,...",
               help="Sentience values to use instead of the wanderer's starting ones (colours not "
               "named keep theirs). Example: --sentience red=2,blue=1")
@@ -480,9 +483,14 @@ def graph(paths: tuple[Path, ...], fmt: str, output: Path | None, focus: int | N
               help="Output format. Example: --format json")
 def odds(paths: tuple[Path, ...], sentience: str, runs: int | None, seed: int, goal: str,
          show_paths: bool, fmt: str) -> None:
-    """Exact pass odds of every test, hardest first, or random playthroughs of a storybook."""
-    from dmtool.commands.check import check_options
+    """Exact pass odds of every test, hardest first, or random playthroughs of a storybook.
+
+    PATHS are storybook files or folders holding them (default: the configured paths, or
+    the configured content, or content/)."""
+    from dmtool.commands.check import check_options, given_or_default_paths
     from dmtool.storygraph.odds_command import OddsOptions, parse_sentience, run_odds
+
+    paths = given_or_default_paths(paths)
 
     result = run_odds(OddsOptions(paths=paths, sentience=parse_sentience(sentience), runs=runs,
                                   seed=seed, goal=int(goal), show_paths=show_paths, fmt=fmt,

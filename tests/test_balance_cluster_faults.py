@@ -81,6 +81,20 @@ def test_a_port_of_another_service_fails_within_the_timeout(
     assert "Traceback" not in output and seconds < BUDGET
 
 
+def test_a_listener_that_never_answers_fails_within_the_timeout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The TCP connection is made (the kernel accepts it into the backlog) but nothing ever
+    answers Dask's handshake: the timeout covers the handshake too."""
+    monkeypatch.setattr(cluster_module, "CONNECT_SECONDS", 2)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        code, output, seconds = _balance("--scheduler",
+                                         f"tcp://127.0.0.1:{silent.getsockname()[1]}")
+    assert code == 2 and "does not answer as a Dask scheduler" in output, output
+    assert "Traceback" not in output and seconds < BUDGET
+
+
 @pytest.fixture
 def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes],
                                                  subprocess.Popen[bytes]]]:

@@ -5,6 +5,7 @@ exit 1; a report path that cannot be written is a usage error (exit 2)."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -80,3 +81,17 @@ def test_the_report_records_its_version_and_content(
     _balance(monkeypatch, capsys, "--json", "again.json")
     again = json.loads(Path("again.json").read_text(encoding="utf-8"))
     assert again["content_digest"] != report["content_digest"]
+
+
+def test_a_scheduler_nothing_listens_at_is_said_before_the_content_is_checked(
+        tree: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A refused port fails at once: before the seconds a check of the content takes
+    (here the content is broken, and the address is what is reported)."""
+    _break(tree / BOOK, "      - end: event\n", "      - goto: 999\n")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, output = _balance(monkeypatch, capsys, "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert code == 2, output
+    assert "cannot reach a Dask scheduler" in output and "DM301" not in output

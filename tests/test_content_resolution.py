@@ -42,3 +42,27 @@ def test_a_configured_folder_that_is_not_one_is_a_configuration_error(
     assert result.exit_code != 0
     assert "'schemas' names 'nowhere', which is not a folder" in str(result.exception or "") + (
         result.output)
+
+
+@pytest.fixture(scope="module")
+def stories(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose content is configured to be stories/, with one new wanderer."""
+    root = tmp_path_factory.mktemp("stories")
+    new(empty_project(root), "wanderer", "Ilse Marrow")
+    (root / "content").rename(root / "stories")
+    (root / "dmtool.toml").write_text('content = "stories"\n', encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--no-cache"], ["graph"], ["odds"],
+    ["play", "--wanderer", "ilse-marrow", "--quiet"],
+    ["balance", "--wanderer", "ilse-marrow", "--games", "2", "--jobs", "1"],
+    ["site", "--dry-run"]], ids=lambda args: args[0])
+def test_every_command_reads_the_configured_content_when_given_none(
+        args: list[str], stories: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(stories)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "ilse-marrow" in result.output or "Ilse Marrow" in result.output or (
+        "All checks passed" in result.output), result.output

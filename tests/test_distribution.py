@@ -136,6 +136,9 @@ def test_version_names_the_packaged_content(installed: Installed) -> None:
 
 def test_graph_and_play(installed: Installed) -> None:
     assert "ilse-marrow-storybook" in installed.dmtool("graph", STORYBOOK).stdout
+    # Given no path, graph and odds read content/ here, as check does.
+    assert "ilse-marrow-storybook" in installed.dmtool("graph").stdout
+    assert STORYBOOK in installed.dmtool("odds").stdout
     played = installed.dmtool("play", "--wanderer", "ilse-marrow", "--quiet", "--seed", "2")
     assert "result:" in played.stdout
 
@@ -148,10 +151,16 @@ def test_balance_reports_what_it_played_and_its_replay_line_works(installed: Ins
     assert report["content"] == str(installed.scratch / "content")
     assert len(report["content_digest"]) == 12 and report["dmtool_version"]
     (line,) = [ln for ln in done.stdout.splitlines() if "replay any game:" in ln][:1]
-    command = line.split("replay any game: ", 1)[1].rstrip(")").replace("--seed N", "--seed 3")
-    # Pasted in another folder, it plays the same content.
+    # The seed the report gives as an example of an ending: pasted in another folder, the
+    # line plays the same content, and that seed's game comes to that ending again.
+    ending = next(o for o in report["configurations"][0]["outcomes"]
+                  if o["outcome"].startswith("ending ") and o["level"] == 1 and o["games"])
+    seed = ending["example_seed"]
+    command = line.split("replay any game: ", 1)[1].rstrip(")").replace(
+        "--seed N", f"--seed {seed}")
     pasted = _run(["bash", "-c", command + " --quiet"], installed.root, installed.env)
-    assert "seed 3" in pasted.stdout and "result:" in pasted.stdout
+    assert f"seed {seed}" in pasted.stdout
+    assert f"result: {ending['outcome']}," in pasted.stdout, (ending, pasted.stdout)
 
 
 def test_site(installed: Installed) -> None:

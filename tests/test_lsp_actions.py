@@ -114,3 +114,14 @@ def test_a_did_you_mean_after_an_emoji_replaces_the_misspelt_word(live):
     title, fixed = _fix(live, path, broken, "DM202")
     assert title == "Replace with 'the-commendation-medal'"
     assert fixed == fixed_text
+
+
+def test_a_modeline_that_points_nowhere_is_pointed_at_the_schema(live):
+    """A modeline into a virtual environment that was made again elsewhere (DM018)."""
+    path = (live[2] / CODA).absolute()
+    original = path.read_text(encoding="utf-8")
+    _first, rest = original.split("\n", 1)
+    stale = "# yaml-language-server: $schema=../../../../old-venv/schemas/coda.schema.json"
+    title, fixed = _fix(live, path, stale + "\n" + rest, "DM018")
+    assert title == "Point the modeline at dmtool's schema"
+    assert fixed == original

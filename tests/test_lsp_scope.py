@@ -46,3 +46,16 @@ def test_every_file_under_the_content_tree_is_checked(tmp_path: Path) -> None:
     live.open(empty, "just: notes\n")
     assert live.is_content(empty, "just: notes\n")
     assert "DM014" in {d.code for d in live.analyse().diagnostics.get(empty, ())}
+
+
+def test_the_configured_content_tree_is_the_servers(tmp_path: Path) -> None:
+    """`content = "stories"` in dmtool.toml: the server reads that tree, as check does."""
+    copy_workspace(tmp_path)
+    (tmp_path / "content").rename(tmp_path / "stories")
+    (tmp_path / "dmtool.toml").write_text('content = "stories"\n', encoding="utf-8")
+    live = LiveWorkspace.for_folders([tmp_path])
+    live.load()
+    notes = tmp_path / "stories" / "wanderers" / "notes.yaml"
+    live.open(notes, "just: notes\n")
+    assert live.is_content(notes, "just: notes\n")
+    assert "DM014" in {d.code for d in live.analyse().diagnostics.get(notes, ())}

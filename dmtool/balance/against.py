@@ -14,7 +14,7 @@ from typing import Any
 from dmtool.balance.pool import RunResult
 from dmtool.balance.report import rate
 from dmtool.balance.stats import holm, mcnemar, paired_difference
-from dmtool.balance.tally import Tally
+from dmtool.balance.tally import Tally, seed_pairs
 
 SIGNIFICANT = 0.05
 
@@ -22,21 +22,20 @@ SIGNIFICANT = 0.05
 def paired_changes(before: Tally, after: Tally) -> list[dict[str, Any]]:
     """Every outcome's rate in two runs of the same seeds, its paired change with an
     interval, and McNemar's test, Holm-corrected over the outcomes."""
-    old = dict(before.paired)
-    new = dict(after.paired)
-    seeds = sorted(set(old) & set(new))
+    pairs = seed_pairs(before, after)  # (outcomes before, outcomes after) -> seeds
+    seeds = sum(pairs.values())
     names = sorted(set(before.outcomes) | set(after.outcomes))
     rows = []
     for name in names:
-        only_before = sum(1 for s in seeds if name in old[s] and name not in new[s])
-        only_after = sum(1 for s in seeds if name in new[s] and name not in old[s])
-        was = sum(1 for s in seeds if name in old[s])
-        now = sum(1 for s in seeds if name in new[s])
-        low, high = paired_difference(only_after, only_before, len(seeds))
-        rows.append({"outcome": name, "before": rate(was, len(seeds)),
-                     "after": rate(now, len(seeds)), "only_before": only_before,
+        only_before = sum(n for (old, new), n in pairs.items() if name in old and name not in new)
+        only_after = sum(n for (old, new), n in pairs.items() if name in new and name not in old)
+        was = sum(n for (old, _), n in pairs.items() if name in old)
+        now = sum(n for (_, new), n in pairs.items() if name in new)
+        low, high = paired_difference(only_after, only_before, seeds)
+        rows.append({"outcome": name, "before": rate(was, seeds),
+                     "after": rate(now, seeds), "only_before": only_before,
                      "only_after": only_after, "p": mcnemar(only_before, only_after),
-                     "difference": round((now - was) / len(seeds), 6) if seeds else 0.0,
+                     "difference": round((now - was) / seeds, 6) if seeds else 0.0,
                      "difference_ci": [round(low, 6), round(high, 6)]})
     for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
         row["p_holm"] = adjusted
@@ -50,8 +49,7 @@ def compare(before: RunResult, after: RunResult, *, path: str) -> dict[str, Any]
     return {"path": path, "test": "McNemar's exact test on games paired by seed, "
                                   "Holm-corrected per configuration",
             "configurations": [
-                {"label": config.label, "games": len(set(dict(old.paired)) &
-                                                     set(dict(new.paired))),
+                {"label": config.label, "games": sum(seed_pairs(old, new).values()),
                  "changes": paired_changes(old, new)}
                 for config, old, new in zip(after.configs, before.tallies, after.tallies)]}
 

@@ -15,24 +15,20 @@ lost connections) is silenced while it runs: what went wrong is said once, by dm
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 from distributed import Client, Future, wait
 
-from dmtool.balance.address import scheduler_address
+from dmtool.balance.address import CONNECT_SECONDS, reach, scheduler_address
 from dmtool.balance.games import Bundle, Chunk, Config, play_chunk
 from dmtool.balance.pool import AHEAD, RunLost, Runner
 from dmtool.balance.tally import Tally
 from dmtool.engine.core.errors import EngineFault
 from dmtool.errors import UsageError
 
-T = TypeVar("T")
-
-CONNECT_SECONDS = 10
 # How long a cluster may have no worker, or the client no scheduler, before the run is lost.
 LOST_SECONDS = 8
 POLL_SECONDS = 0.5
@@ -68,13 +64,7 @@ def dask_runner(address: str) -> Runner:
 
 
 def _connect(target: str, host: str, port: int) -> Any:
-    try:  # a refused port fails here at once, an unroutable host after the timeout
-        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
-    except OSError as error:
-        reason = "timed out" if isinstance(error, TimeoutError) else (
-            error.strerror or type(error).__name__)
-        raise UsageError(f"--scheduler: cannot reach a Dask scheduler at {target} "
-                         f"({reason}).") from None
+    reach(host, port, target, CONNECT_SECONDS)  # a refused port fails here at once
     # The default client of the process: distributed.wait() finds it so.
     made = _within(CONNECT_SECONDS + 2, lambda: Client(target, timeout=CONNECT_SECONDS))
     if not isinstance(made, Client):
@@ -129,35 +119,28 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
                                 return_when="FIRST_COMPLETED").done
             except TimeoutError:
                 finished = set()
-            except Exception as error:  # futures cancelled: the scheduler or the workers went
-                raise RunLost(_what_was_lost(client, target, error)) from None
             for future in finished:
                 chunk = pending.pop(future)
-                yield chunk, _answered(client, target, _result, future, target)
+                yield chunk, _result(future, target)
             if not finished:
-                alone_since = _answered(client, target, _still_there, client, target,
-                                        alone_since)
+                alone_since = _still_there(client, target, alone_since)
             fill()
+    except (RunLost, EngineFault):
+        raise
+    except Exception as error:
+        # Any of Dask's calls fails so when the scheduler or the workers go: futures
+        # cancelled, a result's connection closed (an OSError), a result lost with its
+        # worker and not made again in time.
+        raise RunLost(_what_was_lost(client, target, error)) from None
     finally:
         if pending:
             _within(CONNECT_SECONDS, lambda: client.cancel(list(pending)))
 
 
-def _answered(client: Any, target: str, ask: Callable[..., T], *args: Any) -> T:
-    """What `ask(*args)` returns; a connection that closes while the client asks the cluster (the
-    scheduler killed between two questions: Dask's CommClosedError, an OSError) is a lost
-    run, said as one, never an error of the command's use."""
-    try:
-        return ask(*args)
-    except (EngineFault, RunLost):
-        raise
-    except Exception as error:
-        raise RunLost(_what_was_lost(client, target, error)) from None
-
-
 def _result(future: Any, target: str) -> Tally:
     if future.status == "finished":
-        return future.result()  # type: ignore[no-any-return]
+        # Bounded: a result whose worker died since is made again, if a worker is left.
+        return future.result(timeout=LOST_SECONDS)  # type: ignore[no-any-return]
     error = future.exception() if future.status == "error" else None
     if isinstance(error, EngineFault):
         raise error  # the content's fault, said as `play` says it

@@ -58,11 +58,14 @@ def cores() -> int:
 
 def collect(results: Iterable[tuple[Chunk, Tally]], configs: tuple[Config, ...],
             plan: Iterable[Chunk], games: int, *, progress: Progress | None = None,
-            workers: str = "") -> RunResult:
+            workers: str = "", paired: bool = True) -> RunResult:
     """Gather chunk tallies as they come, merging them in seed order as soon as the chunks
     before them are in (the parent holds only those that came early). Ctrl-C, or the
-    workers lost, stops the gathering; the games finished so far are still reported."""
-    tallies = [Tally() for _ in configs]
+    workers lost, stops the gathering; the games finished so far are still reported.
+    `paired`: keep each game's outcomes by seed (two bytes a game) for a comparison seed
+    by seed; without it the merged tallies are counts alone, the same size for any number
+    of games."""
+    tallies = [Tally() if paired else Tally(paired=None) for _ in configs]
     early: dict[Chunk, Tally] = {}
     total = games * len(configs)
     order = iter(plan)

@@ -127,8 +127,11 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
             return None
         return lambda done, _total: progress(offset + done, everything)
 
+    # Games are kept by seed only where they are compared so: with the other tree, or
+    # between policies (skill.py); a single configuration keeps counts alone.
+    paired = other is not None or len(configs) > 1
     result = collect(runner(bundle, configs, plan), configs, plan, options.games,
-                     progress=step(0), workers=workers)
+                     progress=step(0), workers=workers, paired=paired)
     report = build(result, bundle, seed=options.seed)
     report.update(provenance(checkout_content(options.content)))
     if result.lost:  # a partial report says why it is partial
@@ -136,7 +139,7 @@ def run_balance(options: BalanceOptions, *, progress: Progress | None = None) ->
     runs = [result]
     if other is not None and not result.interrupted:
         before = collect(runner(other, configs, plan), configs, plan, options.games,
-                         progress=step(games_each), workers=workers)
+                         progress=step(games_each), workers=workers, paired=paired)
         runs.append(before)
         report["against"] = compare(before, result, path=str(options.against))
     return BalanceOutcome(report, runs, workers)

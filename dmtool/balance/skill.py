@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from dmtool.balance.stats import mcnemar
-from dmtool.balance.tally import FINALE, Tally
+from dmtool.balance.tally import FINALE, Tally, seed_pairs
 
 RANDOM = "random"
 
@@ -19,9 +19,9 @@ def _finale(section: dict[str, Any]) -> dict[str, Any]:
 def finale_pairs(first: Tally, second: Tally) -> tuple[int, int]:
     """The seeds only the first, and only the second, brought to the finale (both played
     the same seeds: McNemar's test weighs these)."""
-    a = {seed for seed, names in first.paired if FINALE in names}
-    b = {seed for seed, names in second.paired if FINALE in names}
-    return len(a - b), len(b - a)
+    pairs = seed_pairs(first, second)
+    return (sum(n for (a, b), n in pairs.items() if FINALE in a and FINALE not in b),
+            sum(n for (a, b), n in pairs.items() if FINALE in b and FINALE not in a))
 
 
 def skill_range(sections: list[dict[str, Any]], tallies: list[Tally]) -> list[dict[str, Any]]:

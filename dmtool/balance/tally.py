@@ -3,7 +3,9 @@ the chunks' tallies are added up in seed order (so a float sum never depends on 
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dmtool.balance.stats import Clustered
@@ -20,6 +22,65 @@ def labels(game: GameSummary) -> tuple[str, ...]:
     if game.outcome == "stalled":
         return ("stalled",)
     return (FINALE, game.outcome, f"{game.outcome}, {game.detail}")
+
+
+class Paired:
+    """Each game's outcomes by seed, for runs compared seed by seed (--against, --sweep,
+    policies against the best): a two-byte code a game, in seed order from the first seed
+    added, naming one of the few sets of outcomes (`labels`) a wanderer's games come to.
+    Code 0 is a seed not played (a gap an interrupted run leaves)."""
+
+    __slots__ = ("codes", "first", "index", "sets")
+
+    def __init__(self) -> None:
+        self.codes = array("H")
+        self.first = 0
+        self.sets: list[tuple[str, ...]] = [()]
+        self.index: dict[tuple[str, ...], int] = {}
+
+    def add(self, seed: int, names: tuple[str, ...]) -> None:
+        code = self.index.get(names)
+        if code is None:
+            code = self.index[names] = len(self.sets)
+            self.sets.append(names)
+        if not self.codes:
+            self.first = seed
+        elif seed < self.first:  # a chunk merged before those of lower seeds
+            self.codes[0:0] = array("H", bytes(2 * (self.first - seed)))
+            self.first = seed
+        offset = seed - self.first
+        if offset >= len(self.codes):
+            self.codes.extend(array("H", bytes(2 * (offset + 1 - len(self.codes)))))
+        self.codes[offset] = code
+
+    def merge(self, other: Paired) -> None:
+        for seed, names in other:
+            self.add(seed, names)
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """(seed, outcomes) of every game played, in seed order."""
+        sets = self.sets
+        for offset, code in enumerate(self.codes):
+            if code:
+                yield self.first + offset, sets[code]
+
+    def seeds(self) -> set[int]:
+        return {seed for seed, _ in self}
+
+    def outcomes(self, seed: int) -> tuple[str, ...] | None:
+        """The outcomes of that seed's game; None when it was not played."""
+        offset = seed - self.first
+        code = self.codes[offset] if 0 <= offset < len(self.codes) else 0
+        return self.sets[code] if code else None
+
+    def __getstate__(self) -> tuple[bytes, int, list[tuple[str, ...]]]:
+        return self.codes.tobytes(), self.first, self.sets
+
+    def __setstate__(self, state: tuple[bytes, int, list[tuple[str, ...]]]) -> None:
+        codes, self.first, self.sets = state
+        self.codes = array("H")
+        self.codes.frombytes(codes)
+        self.index = {names: code for code, names in enumerate(self.sets) if code}
 
 
 @dataclass
@@ -81,7 +142,9 @@ class Tally:
     # (ending, card, conclusion label).
     finale_items: Counter[tuple[str, str]] = field(default_factory=Counter)
     finale_item_outcomes: Counter[tuple[str, str, str]] = field(default_factory=Counter)
-    paired: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # seed, labels
+    # Each game's outcomes by seed (Paired); None in a merged tally that compares nothing
+    # seed by seed, whose memory then does not grow with the games.
+    paired: Paired | None = field(default_factory=Paired)
     # Features (summary.GameSummary.features): games that met each, by the round first met
     # and by outcome; and games that met it only as a death's consequence.
     feature_rounds: Counter[tuple[str, int]] = field(default_factory=Counter)
@@ -109,7 +172,8 @@ class Tally:
             self.outcomes[name] += 1
             if name not in self.examples or game.seed < self.examples[name]:
                 self.examples[name] = game.seed
-        self.paired.append((game.seed, names))
+        if self.paired is not None:
+            self.paired.add(game.seed, names)
         self.rounds[game.rounds] += 1
         self.length_outcomes.update((game.rounds, name) for name in names)
         if game.finale_rounds:
@@ -202,5 +266,20 @@ class Tally:
         self.item_outcomes.update(other.item_outcomes)
         self.finale_items.update(other.finale_items)
         self.finale_item_outcomes.update(other.finale_item_outcomes)
-        self.paired.extend(other.paired)
+        if self.paired is not None and other.paired is not None:
+            self.paired.merge(other.paired)
         self.deaths_are_withered += other.deaths_are_withered
+
+
+def seed_pairs(before: Tally, after: Tally) -> Counter[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """How many seeds both runs played came to each pair of outcome sets (before, after):
+    a few counts, whatever the number of games."""
+    if before.paired is None or after.paired is None:
+        raise ValueError("runs compared seed by seed must keep their pairs (collect's paired)")
+    later = after.paired
+    found: Counter[tuple[tuple[str, ...], tuple[str, ...]]] = Counter()
+    for seed, old in before.paired:
+        new = later.outcomes(seed)
+        if new is not None:
+            found[(old, new)] += 1
+    return found

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from dmtool.balance.address import scheduler_address
+from dmtool.balance.address import reach, scheduler_address
 from dmtool.balance.html import render_html
 from dmtool.balance.run import BalanceOptions, run_balance
 from dmtool.balance.text import render_text
@@ -82,7 +82,10 @@ def _writable(path: Path) -> None:
 
 def balance_command(request: BalanceRequest) -> int:
     if request.options.scheduler:
-        scheduler_address(request.options.scheduler)  # a usage error before anything else
+        # A usage error before anything else, and a scheduler nothing listens at is said
+        # before the content is checked (seconds), not after.
+        target, host, port = scheduler_address(request.options.scheduler)
+        reach(host, port, target)
     roots = [request.options.content]
     for path in (request.json_path, request.html, request.visits):
         if path is not None:  # refused now, not after minutes of games

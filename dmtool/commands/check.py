@@ -67,7 +67,7 @@ def run(request: CheckRequest, around: Surroundings = _HERE) -> int:
         select=tuple(request.select), ignore=tuple(request.ignore), strict=request.strict,
         format=request.fmt, paths=request.paths,
     )
-    paths = config.paths or ((config.content,) if config.content else DEFAULT_PATHS)
+    paths = default_paths(config)
     fmt = request.fmt or (config.format if config.source else None) or (
         "github" if around.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )
@@ -102,6 +102,20 @@ def run(request: CheckRequest, around: Surroundings = _HERE) -> int:
     else:
         (around.write or sys.stdout.write)(text)
     return report.exit_code(strict=config.strict)
+
+
+def default_paths(config: Config) -> tuple[Path, ...]:
+    """What a command reads when given no path: the configuration's `paths` (or the
+    paths given, merged in), else its `content`, else content/ here. The same for check,
+    graph and odds."""
+    return config.paths or ((config.content,) if config.content else DEFAULT_PATHS)
+
+
+def given_or_default_paths(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The paths given, else default_paths() of the configuration here."""
+    from dmtool.config import load_config
+
+    return paths or default_paths(load_config(Path.cwd()))
 
 
 def check_options(paths: tuple[Path, ...]) -> CheckOptions:

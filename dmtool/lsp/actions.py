@@ -56,6 +56,13 @@ def _fix(context: RequestContext, diagnostic: types.Diagnostic) -> tuple[str, li
         return "Add the schema modeline", [types.TextEdit(
             range=types.Range(start=types.Position(line=0, character=0),
                               end=types.Position(line=0, character=0)), new_text=line + "\n")]
+    if diagnostic.code == "DM018" and context.kind:
+        # A modeline into an environment that is gone: the one `dmtool new` writes now.
+        row = diagnostic.range.start.line
+        return "Point the modeline at dmtool's schema", [types.TextEdit(
+            range=types.Range(start=types.Position(line=row, character=0),
+                              end=types.Position(line=row + 1, character=0)),
+            new_text=modeline(context.path, context.kind, default_schema_dir()) + "\n")]
     if diagnostic.code == "DM302":
         return _add_end(context, str(data.get("pointer") or ""))
     return None

@@ -168,9 +168,10 @@ def _absolute(path: Path) -> Path:
 
 
 def _roots_of(folder: Path, config: Config) -> list[Path]:
-    """The content trees an editor folder holds: the configured paths, content/, or itself."""
-    if config.paths:
-        configured = [_absolute(p) for p in config.paths if p.exists()]
+    """The content trees an editor folder holds: the configured paths, else the configured
+    content, else content/ (as `dmtool check` finds them), else the content/ around it."""
+    if config.paths or config.content:
+        configured = [_absolute(p) for p in config.paths or (config.content,) if p.exists()]
         return [p for p in configured if p.is_relative_to(folder) or folder.is_relative_to(p)]
     inside = folder / DEFAULT_CONTENT
     if inside.is_dir():

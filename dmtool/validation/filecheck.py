@@ -18,6 +18,7 @@ from dmtool.loading import LoadResult, SourceDocument, load_text, read_document
 from dmtool.loading.builder import MAX_DEPTH
 from dmtool.loading.nesting import too_deep, too_deep_in_text
 from dmtool.loading.reading import MAX_BYTES, read_text
+from dmtool.packaged import schema_dir
 from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
 from dmtool.validation.corpus import top_fields_of
@@ -324,8 +325,18 @@ def modeline_problems(document: SourceDocument, line: int | None) -> list[Diagno
             os.path.join(os.path.dirname(document.path), modeline)):
         return [diagnose("DM018", where,
                          f"the modeline's schema path '{modeline}' does not exist relative to "
-                         "this file")]
+                         "this file", hint=_schema_hint(document.path, expected))]
     return []
+
+
+def _schema_hint(path: str | os.PathLike[str], name: str) -> str | None:
+    """Where the schema dmtool checks with is, relative to the file (a modeline into a
+    virtual environment made again elsewhere, or a clone without it, points nowhere)."""
+    schema = schema_dir() / name
+    if not schema.is_file():
+        return None
+    where = Path(os.path.relpath(schema, os.path.dirname(os.path.abspath(path)))).as_posix()
+    return f"dmtool's schema for it is at '{where}'"
 
 
 def _file_name(modeline: str) -> str:

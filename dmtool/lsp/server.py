@@ -39,6 +39,7 @@ from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
 from dmtool.lsp.symbols import workspace_symbols
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
+from dmtool.validation.session import AnalysisStopped
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
 DEBOUNCE = 0.05
@@ -70,6 +71,8 @@ class DmtoolServer(LanguageServer):
         # Set once the first analysis is done (or failed): requests wait for it, since
         # before it the snapshot holds no documents and hovers would be empty.
         self.analysed = threading.Event()
+        # Analyses stopped half way because a newer edit came (see _apply).
+        self.stopped = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -120,6 +123,7 @@ class DmtoolServer(LanguageServer):
                 if change is _CLOSE:
                     self.versions.pop(path, None)
             edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
+            stopped = self.stopped
             try:
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
             except Exception:  # a bug in a rule must not stop live checking
@@ -129,6 +133,9 @@ class DmtoolServer(LanguageServer):
             if after is None or self.pending:
                 # Newer edits came in while these texts were read or analysed: what was
                 # found describes texts already gone, so only the next round is published.
+                if stopped != self.stopped:
+                    self.log(f"dmtool: the analysis of {_versions(changes, self.versions)} stopped: "
+                             "a newer edit came")
                 continue
             changed = changed_files(published, after)
             for path in edited - changed.keys():  # an edited buffer always hears back
@@ -153,11 +160,25 @@ class DmtoolServer(LanguageServer):
             # The author kept typing while these files were read: the rules would describe
             # a text that is already gone, so skip them and start on the newer one.
             return None
-        analysed = self.live.analyse()
+        # And when the author types on while the rules run, the rules not run yet are not
+        # run at all (a newer edit's analysis starts at once, not after them).
+        self.live.session.stop = self._stale
+        try:
+            analysed = self.live.analyse()
+        except AnalysisStopped:
+            self.stopped += 1
+            return None
+        finally:
+            self.live.session.stop = None
         if not self.settled:
             settle_lasting_state()  # the workspace lives as long as the server: collector.py
             self.settled = True
         return analysed
+
+    def _stale(self) -> bool:
+        """Whether an edit came after the texts under analysis were taken (read from the
+        worker: the event loop only ever sets `pending` to a new dict or adds to it)."""
+        return bool(self.pending)
 
     def _publish(self, changed: dict[Path, Any]) -> None:
         for path, diagnostics in sorted(changed.items()):
@@ -165,6 +186,12 @@ class DmtoolServer(LanguageServer):
             found = [to_lsp(d, text, self.links.link(d.code)) for d in diagnostics]
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri_of(path), diagnostics=found, version=self.versions.get(path)))
+
+
+def _versions(changes: dict[Path, Any], versions: dict[Path, int]) -> str:
+    """The edited texts of an analysis, as `name v<version>`, for the server's log."""
+    named = [f"{path.name} v{versions[path]}" for path in sorted(changes) if path in versions]
+    return ", ".join(named) or "the workspace"
 
 
 server = DmtoolServer()

@@ -197,6 +197,32 @@ def _versions(changes: dict[Path, Any], versions: dict[Path, int]) -> str:
 server = DmtoolServer()
 
 
+def _remember_symbols(server: DmtoolServer) -> None:
+    """Each outline symbol without children (an entry's) is turned into JSON data once:
+    the outline of the next version keeps the symbols of the entries it did not touch
+    (outline.py), and cattrs's unstructuring of 10,000 of them was most of answering."""
+    converter = server.protocol._converter
+    made = converter.get_unstructure_hook(types.DocumentSymbol)
+    known: dict[int, tuple[types.DocumentSymbol, Any]] = {}
+
+    def unstructure(symbol: types.DocumentSymbol) -> Any:
+        if symbol.children:
+            return made(symbol)
+        found = known.get(id(symbol))
+        if found is None or found[0] is not symbol:
+            if len(known) > _SYMBOLS_KEPT:
+                known.clear()
+            found = known[id(symbol)] = (symbol, made(symbol))
+        return found[1]
+
+    converter.register_unstructure_hook(types.DocumentSymbol, unstructure)
+
+
+# Symbols whose JSON data is kept (a few outlines of the longest books).
+_SYMBOLS_KEPT = 100_000
+_remember_symbols(server)
+
+
 def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
     """Answer on the event loop once the first analysis is in (waiting without blocking
     the loop, which must stay free to finish that analysis)."""

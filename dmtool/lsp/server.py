@@ -28,6 +28,7 @@ from dmtool import __version__
 from dmtool.errors import DmtoolError
 from dmtool.loading.collector import settle_lasting_state
 from dmtool.lsp.actions import code_actions, format_document
+from dmtool.lsp.buffers import IndexedWorkspace
 from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
@@ -223,6 +224,39 @@ _SYMBOLS_KEPT = 100_000
 _remember_symbols(server)
 
 
+class Prepared:
+    """An answer already in JSON's shape, sent as it is: cattrs passes a class it does
+    not know through unchanged, and pygls's JSON encoder then takes an object's
+    `__dict__`, which is the data. An editor asks for the outline after every key, and
+    until the next analysis the answer is the same: a 10,000-entry book's was unstructured
+    again on the event loop for each request (a third of a second, as many times as keys)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    @property
+    def __dict__(self) -> Any:  # type: ignore[override]
+        return self.data
+
+
+_PREPARED: list[tuple[object, Prepared]] = []
+_PREPARING = threading.Lock()
+
+
+def _prepared(symbols: list[types.DocumentSymbol]) -> Any:
+    """The outline's JSON data, made once per outline (outline.py keeps the last ones)."""
+    with _PREPARING:
+        for known, data in _PREPARED:
+            if known is symbols:
+                return data
+        data = Prepared(server.protocol._converter.unstructure(symbols))
+        _PREPARED.append((symbols, data))
+        del _PREPARED[:-4]
+        return data
+
+
 def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
     """Answer on the event loop once the first analysis is in (waiting without blocking
     the loop, which must stay free to finish that analysis)."""
@@ -272,6 +306,9 @@ def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Res
 
 @server.feature(types.INITIALIZE)
 def _initialize(ls: DmtoolServer, params: types.InitializeParams) -> None:
+    # Open buffers take keystrokes through a line index (buffers.py); pygls made the
+    # workspace just now, with no document in it yet.
+    ls.workspace.__class__ = IndexedWorkspace
     folders = [path_of(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [path_of(params.root_uri)]
@@ -392,7 +429,7 @@ def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
-    return outline(document, ls.live.snapshot.corpus) if document is not None else []
+    return _prepared(outline(document, ls.live.snapshot.corpus)) if document is not None else []
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

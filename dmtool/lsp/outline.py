@@ -130,14 +130,13 @@ def _storybook(document: SourceDocument, book: Book,
     groups: dict[str, list[Symbol]] = {}
     before = _ENTRY_SYMBOLS.get(document.display, {})
     made: dict[tuple[int, int, int], tuple[Any, Symbol]] = {}
+    blocks = dict(BLOCKS)
     for number, (parts, entry) in entries.items():
-        kind = str(entry.get("kind") or "")
-        group = dict(BLOCKS).get(kind)
+        kind = entry.get("kind")
+        group = blocks.get(kind) if kind.__class__ is str else None
         if group is None:
             letter = owner.get(number)
             group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
-        title = str(entry.get("title") or "")
-        name = f"{number} {title}".strip()
         extent = extents.get(number)
         if extent is not None and extent.parts == parts:
             key = (id(entry), extent.first, extent.last)
@@ -145,12 +144,16 @@ def _storybook(document: SourceDocument, book: Book,
             if known is not None and known[0] is entry:
                 symbol = known[1]
             else:
-                symbol = _entry_symbol(document.text, name, extent, kind or None)
+                symbol = _entry_symbol(document.text, _name(number, entry), extent,
+                                       str(kind or "") or None)
             made[key] = (entry, symbol)
         else:
-            symbol = _symbol(document, name, parts + ("entry",), types.SymbolKind.Key,
-                             detail=kind or None)
-        groups.setdefault(group, []).append(symbol)
+            symbol = _symbol(document, _name(number, entry), parts + ("entry",),
+                             types.SymbolKind.Key, detail=str(kind or "") or None)
+        found = groups.get(group)
+        if found is None:
+            found = groups[group] = []
+        found.append(symbol)
     _ENTRY_SYMBOLS[document.display] = made
     while len(_ENTRY_SYMBOLS) > _KEEP:
         del _ENTRY_SYMBOLS[next(iter(_ENTRY_SYMBOLS))]
@@ -166,6 +169,10 @@ def _storybook(document: SourceDocument, book: Book,
             parts, detail = endings[name[7:]]
         symbols.append(_symbol(document, name, parts, types.SymbolKind.Namespace, children, detail))
     return symbols
+
+
+def _name(number: int, entry: Mapping[str, Any]) -> str:
+    return f"{number} {entry.get('title') or ''}".strip()
 
 
 def _endings(book: Book) -> dict[str, tuple[tuple[str | int, ...], str | None]]:

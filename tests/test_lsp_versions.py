@@ -23,6 +23,7 @@ from tests.lsp_support import (
     copy_workspace,
     diagnostics_for,
     open_file,
+    position_of,
     replace_all,
     start,
 )
@@ -157,3 +158,45 @@ async def test_a_newer_edit_stops_the_rules_of_the_analysis_under_way(tmp_path, 
     assert witnessed == ["# typed 1", "# typed 3"]  # version 2's rules stopped at the gate
     assert server.stopped == 1
     assert server.logged == ["dmtool: the analysis of storybook.yaml v2 stopped: a newer edit came"]
+
+
+async def test_typing_on_stops_stale_analyses_and_only_the_last_version_is_published(client):
+    """Through the protocol: keys a little slower than the debounce, each changing where a
+    goto leads (every rule that reads the story graph runs again), come while the last
+    key's analysis runs. The server says it stopped those analyses, publishes no version
+    but the latest one it had, and the last version's diagnostics come."""
+    path = client.workspace_path / STORYBOOK
+    uri = open_file(client, path, version=20)
+    await diagnostics_for(client, uri, lambda found: not found)
+    text = path.read_text(encoding="utf-8")
+    at = position_of(path, "goto: 11", offset=len("goto: 1"))
+    sent: list[int] = []
+    for version in range(21, 81):
+        digit = "2" if version % 2 else "1"
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=at, end=types.Position(line=at.line, character=at.character + 1)),
+                text=digit)]))
+        sent.append(version)
+        await asyncio.sleep(0.06)
+        if version >= 40 and any("stopped" in m.message for m in client.log_messages):
+            break
+    last = sent[-1]
+    await diagnostics_for(client, uri, lambda found: True)
+    for _ in range(500):
+        if any(p.uri == uri and p.version == last for p in client.recorded):
+            break
+        await asyncio.sleep(0.02)
+    stopped = [m.message for m in client.log_messages if "stopped" in m.message]
+    assert stopped, "no analysis was stopped"
+    assert all("storybook.yaml v" in m for m in stopped)
+    mine = [p.version for p in client.recorded if p.uri == uri and p.version is not None and p.version > 20]
+    assert mine[-1] == last  # the last version is answered
+    assert mine == sorted(set(mine))  # never an older version after a newer one
+    # A stopped version is never published.
+    stopped_versions = {int(m.split(" v")[1].split()[0].rstrip(",")) for m in stopped}
+    assert not stopped_versions & set(mine)
+    # Put the text back for the tests after this one.
+    replace_all(client, uri, text, last + 1)
+    await diagnostics_for(client, uri, lambda found: not found)

@@ -10,7 +10,7 @@ from typing import Any
 from dmtool import __version__
 from dmtool.balance.address import scheduler_address
 from dmtool.balance.against import compare
-from dmtool.balance.games import Bundle, Config, Plan
+from dmtool.balance.games import Bundle, Config, Plan, chunks
 from dmtool.balance.pool import Progress, Runner, RunResult, collect, cores, local_runner
 from dmtool.balance.report import build
 from dmtool.balance.sweep import parse_sweep, point_bundle, point_configs, summary

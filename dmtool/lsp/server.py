@@ -27,14 +27,12 @@ from pygls.lsp.server import LanguageServer
 from dmtool import __version__
 from dmtool.errors import DmtoolError
 from dmtool.loading.collector import settle_lasting_state
-from dmtool.lsp.actions import code_actions, format_document
 from dmtool.lsp.buffers import IndexedWorkspace
 from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.framing import serve_stdio
-from dmtool.lsp.hover import hover
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
@@ -149,6 +147,7 @@ class DmtoolServer(LanguageServer):
         """On the worker thread: load once, apply the edits, analyse."""
         if not self.ready:
             self.live.load()
+            _warm_up()
             self.ready = True
         for path, change in changes.items():
             if change is _CLOSE:
@@ -187,6 +186,15 @@ class DmtoolServer(LanguageServer):
             found = [to_lsp(d, text, self.links.link(d.code)) for d in diagnostics]
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri_of(path), diagnostics=found, version=self.versions.get(path)))
+
+
+def _warm_up() -> None:
+    """Import the hover's and the quick fixes' modules (the story graph's odds, the
+    formatter: half of the server's own imports) on the checker's thread, during the
+    first analysis: `initialize` is answered without waiting for them, and a request
+    for them later finds them imported."""
+    import dmtool.lsp.actions
+    import dmtool.lsp.hover  # noqa: F401
 
 
 def _versions(changes: dict[Path, Any], versions: dict[Path, int]) -> str:
@@ -391,6 +399,8 @@ def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.L
 @_after_first_analysis
 @_safe(None)
 def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
+    from dmtool.lsp.hover import hover  # after `initialize`: see _warm_up
+
     context = ls.context(params.text_document.uri)
     return hover(context, params.position) if context else None
 
@@ -408,6 +418,8 @@ def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.Compl
 @_after_first_analysis
 @_safe([])
 def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from dmtool.lsp.actions import code_actions  # see _warm_up
+
     context = ls.context(params.text_document.uri)
     return code_actions(context, params) if context else []
 
@@ -416,6 +428,8 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 @_off_loop  # a long storybook takes a moment to lay out and verify
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    from dmtool.lsp.actions import format_document  # see _warm_up
+
     context = ls.context(params.text_document.uri)
     if context is None or not ls.live.is_content(context.path, context.text):
         return None  # not content: a workflow's `on:` must stay as written

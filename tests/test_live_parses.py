@@ -15,12 +15,14 @@ from typing import Any
 import pytest
 
 from bench.author_bench import BOOK, CARD, _edits
-from bench.corpus import build_corpus
+from bench.corpus import FIRST_ENTRY, build_corpus
 from dmtool.loading import document as document_module
 from dmtool.loading import fast, splice
 from dmtool.lsp.convert import to_lsp
 from dmtool.lsp.outline import outline
 from dmtool.lsp.workspace import LiveWorkspace
+from dmtool.validation.rules import prose
+from dmtool.validation.session import CheckSession, display_path
 from tests.lsp_support import REPO
 
 ENTRIES = 130  # P8b's first round edits around entry 1060-1065 and the card's 1001
@@ -106,3 +108,29 @@ def test_a_book_too_large_for_yaml_rs_whole_is_edited_entry_by_entry(corpus, mon
         monkeypatch.setattr(module, "LARGEST", size // 2)
     most = _type_every_edit(corpus, monkeypatch)
     assert +most == Counter(), +most
+
+
+def test_an_edit_searches_the_prose_of_the_entries_it_touched_alone(corpus, tmp_path, monkeypatch):
+    book = (corpus / BOOK).read_text(encoding="utf-8")
+    path = tmp_path / "storybook.yaml"
+    session = CheckSession()
+    session.update(path, book)
+    session.diagnostics()
+    searched: list[object] = []
+    candidates = prose._candidates
+
+    def counted(data):  # type: ignore[no-untyped-def]
+        if isinstance(data, dict) and "entry" in data:
+            searched.append(data["entry"])
+        return candidates(data)
+
+    monkeypatch.setattr(prose, "_candidates", counted)
+    at = book.index("      ", book.index(f"  - entry: {FIRST_ENTRY + 40}\n"))
+    for number, word in enumerate(("lantern", "stair", "<b>voice</b>")):
+        book = book[:at] + f"      {word} " + book[at + len("      "):]
+        searched.clear()
+        session.update(path, book)
+        found = session.diagnostics()[display_path(path)]
+        # The first edit searches every entry; each one after it, the edited entry alone.
+        assert number == 0 or searched == [FIRST_ENTRY + 40], searched
+    assert any("<b>" in d.message for d in found), [(d.code, d.message) for d in found]

@@ -56,9 +56,11 @@ def _edits(text: str, round_: int) -> list[Edit]:
     entry_end = text.index("\n  - entry: ", entry) + 1
     entry_line = text.index(f"  - entry: {FIRST_ENTRY}\n") + len("  - entry: ")
     return [
-        # A goto's first digit overtyped: it names an entry the book lacks (10xx -> 20xx).
-        Edit("goto", [(goto - 4, 1, "2")], lambda codes: "DM301" in codes),
-        Edit("goto fixed", [(goto - 4, 1, "1")], lambda codes: not codes),
+        # A digit typed before a goto's number: it names an entry neither book has (10xx ->
+        # 910xx; overtyping the first, 10xx -> 20xx, named an entry the 10k book has, whose
+        # DM301 never came).
+        Edit("goto", [(goto - 4, 0, "9")], lambda codes: "DM301" in codes),
+        Edit("goto fixed", [(goto - 4, 1, "")], lambda codes: not codes),
         Edit("unknown key", _typed(key, "o"), lambda codes: "DM105" in codes),
         Edit("unknown key fixed", [(key, 1, "")], lambda codes: not codes),
         Edit("unclosed bracket", [(line, 0, "\n")] + _typed(line, effect),

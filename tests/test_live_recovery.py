@@ -25,9 +25,9 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     lengths: list[int] = []
     build = document._build
 
-    def spy(parsed: str, display: str, pure_limit: int):  # type: ignore[no-untyped-def]
+    def spy(parsed: str, display: str, *rest: Any):  # type: ignore[no-untyped-def]
         lengths.append(len(parsed))
-        return build(parsed, display, pure_limit)
+        return build(parsed, display, *rest)
 
     monkeypatch.setattr(document, "_build", spy)
     return lengths

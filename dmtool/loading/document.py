@@ -17,9 +17,11 @@ from typing import Any, TypeVar
 from dmtool.diagnostics import Diagnostic, Location, diagnose
 from dmtool.diagnostics.subjects import where
 from dmtool.loading.builder import BuildResult, NeedsPositions, build
-from dmtool.loading.fast import fast_data
+from dmtool.loading.fast import ENABLED as FAST_ENABLED
+from dmtool.loading.fast import LARGEST, fast_data
 from dmtool.loading.positions import PathParts, PositionTree, find_position
 from dmtool.loading.reading import MAX_BYTES, read_text
+from dmtool.loading.screen import needs_libyaml
 from dmtool.loading.splice import (
     EDITED_LIST,
     EntriesEdit,
@@ -27,6 +29,7 @@ from dmtool.loading.splice import (
     edited_part,
     entry_offsets,
     spliced_data,
+    top_level_block,
 )
 from dmtool.loading.strict import needs_strict_pass, strict_problems
 
@@ -111,6 +114,11 @@ class SourceDocument:
         # The 0-based line each entry starts on, counted once for them all (counted per
         # entry from the top, locating in every entry of a long book was quadratic).
         self._entry_first_lines: list[int] | None = None
+        # And of the other top-level keys' lines (see _locate_in_block).
+        self._block_trees: dict[str, tuple[int, int, PositionTree]] = {}
+        # The document whose text this one reads as other data (read_as), whose positions
+        # these are.
+        self._positions_of: SourceDocument | None = None
 
     def __repr__(self) -> str:
         return f"SourceDocument({self.display!r})"
@@ -206,6 +214,9 @@ class SourceDocument:
             twin.defer_text(self._reread_text)
         if self._indexed:
             twin._positions, twin._indexed = self._positions, True
+        # Its nodes stand where this document's do: found from single entries' and keys'
+        # lines as this one's are (see _locate_in_entry), not from a parse of the whole.
+        twin._positions_of = self._positions_of or self
         twin.last_good = self if self.fast_path else self.last_good  # the next edit's base
         return twin
 
@@ -239,7 +250,8 @@ class SourceDocument:
         it, without a Location's subject or the memo: for a caller that places most nodes
         of a document at once (the language server's semantic tokens)."""
         if not self._indexed:
-            found = self._locate_in_entry(parts, key=key)
+            source = self._positions_of or self
+            found = source._locate_in_entry(parts, key=key) or source._locate_in_block(parts, key=key)
             if found is not None:
                 return found
             text = _parser_text(self.text)
@@ -287,6 +299,35 @@ class SourceDocument:
                 previous = offset
             self._entry_first_lines = lines
         return self._entry_first_lines[index]
+
+    def _locate_in_block(self, parts: PathParts, *, key: bool) -> tuple[int, int] | None:
+        """(line, column) of a node under a top-level key other than the entries (a
+        book's endings, its title), from that key's lines alone: the outline names each
+        ending's group at its key, and a long book was parsed whole again, with
+        positions, for every version typed. None for any other node or layout."""
+        if (not self.fast_path or not parts or parts[0].__class__ is not str
+                or type(self.data) is not dict or parts[0] not in self.data):
+            return None
+        if len(parts) > 1 and parts[0] == EDITED_LIST:
+            return None  # an entry's node: see _locate_in_entry
+        block = top_level_block(self.text, parts[0])
+        if block is None:
+            return None
+        start, end = block
+        if len(parts) == 1 and key:  # the key itself starts its first line
+            return self.text.count("\n", 0, start) + 1, 1
+        if parts[0] == EDITED_LIST:
+            return None
+        trees = self._block_trees.get(parts[0])
+        if trees is None or trees[0] != start:
+            built = build(self.text[start:end], display=self.display, positions=True)
+            tree = built.positions
+            if built.parse_failed or tree is None or len(tree) != 3 or tree[2].__class__ is not dict \
+                    or list(tree[2]) != [parts[0]]:
+                return None
+            trees = self._block_trees[parts[0]] = (start, self.text.count("\n", 0, start), tree)
+        line, column = find_position(trees[2], parts, key=key)
+        return line + trees[1], column
 
     @property
     def modeline_line(self) -> int | None:
@@ -361,6 +402,13 @@ def load_text(text: str, *, path: Path | None = None, display: str = "<text>",
     modeline = _find_modeline(text)[0]
     document = SourceDocument(path or Path(display), display, text, result.data, modeline)
     document.pure_parser = pure
+    if not pure and len(text) > LARGEST and FAST_ENABLED and not needs_libyaml(text):
+        # Too large for yaml-rs whole (its memory), but what the fast path would read had
+        # it been given it: libyaml's data is that reading, so an edit of this book may be
+        # spliced (splice.py parses only the entries it touched, whatever the book's size).
+        # Without this a 10,000-entry book was parsed whole for every keystroke, and a
+        # half-typed line recovered by parsing it whole up to eight times more.
+        document.fast_path = True
     if result.positions is not None:
         document._positions, document._indexed = result.positions, True
     return LoadResult(document, [])

@@ -135,7 +135,7 @@ def edited_part(old_text: str, old_data: Any, text: str) -> tuple[int, str] | No
 def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
     """Where the entries an edit touched lie, when the old text has the layout a splice
     works on and the edit is within its entries (see above); else None."""
-    if not ENABLED or len(text) > LARGEST or old_data.__class__ is not dict:
+    if not ENABLED or old_data.__class__ is not dict:
         return None
     entries = old_data.get(EDITED_LIST)
     if entries.__class__ is not list or not entries:
@@ -158,6 +158,8 @@ def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
         return None  # the edit is before the first entry's line
     following = text.find(_ITEM, changed_end, new_end)
     end = following + 1 if following >= 0 else new_end
+    if end - first > LARGEST:
+        return None  # the part alone is beyond what yaml-rs is given (fast.py)
     return _Region(first, end, end - shift, old_text.count(_ITEM, block_start - 1, first))
 
 
@@ -176,6 +178,21 @@ def entry_offsets(text: str, entries: int) -> list[int] | None:
             return [*starts, end]
         at = following + 1
         starts.append(at)
+
+
+def top_level_block(text: str, key: str) -> tuple[int, int] | None:
+    """Where the lines of a top-level `key:` start and end in `text` (the next line at
+    the margin that is not a comment or blank ends them), when the key starts a line once;
+    else None. Its lines are then a document of their own, `{key: ...}`, as in the text."""
+    head = f"\n{key}:"
+    at = text.find(head)
+    if at < 0 or text.find(head, at + 1) >= 0 or text.startswith(head[1:]):
+        return None
+    after = at + len(head)
+    if after < len(text) and text[after] not in " \n":
+        return None  # a longer key that starts with this one
+    found = _BLOCK_END.search(text, after)
+    return at + 1, (found.start() + 1 if found is not None else len(text))
 
 
 def entry_lines(text: str, entries: int) -> list[int] | None:

@@ -15,10 +15,12 @@ from itertools import accumulate
 class LineIndex:
     """The lines of one text, each found in constant time."""
 
-    __slots__ = ("starts", "text")
+    __slots__ = ("plain", "starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        # Whether "\n" is the text's only line break, once asked (buffers.py).
+        self.plain: bool | None = None
         # The offset each line starts at, and one past the text's end (a last line too).
         self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
 

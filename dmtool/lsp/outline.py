@@ -14,7 +14,7 @@ from typing import Any
 from lsprotocol import types
 
 from dmtool.loading import SourceDocument
-from dmtool.lsp.convert import line_of, location_range, position, span
+from dmtool.lsp.convert import line_of, location_range, utf16_column
 from dmtool.lsp.extents import Extent, entry_extents
 from dmtool.lsp.targets import Book, kind_of
 from dmtool.model.storybook import iter_effects
@@ -27,6 +27,11 @@ Symbol = types.DocumentSymbol
 _KEEP = 4
 _RECENT: dict[tuple[int, int], tuple[SourceDocument, Any, list[Symbol]]] = {}
 _MAKING = threading.Lock()
+# The entry symbols of the last outline of each file, by (the entry's data, its first and
+# last lines): an entry a keystroke did not touch keeps its data (loading/splice.py) and,
+# unless lines came or went above it, its lines, so its symbol is the one made before.
+# A 10,000-entry book's outline is then made again for each key from a few new symbols.
+_ENTRY_SYMBOLS: dict[str, dict[tuple[int, int, int], tuple[Any, Symbol]]] = {}
 
 
 def outline(document: SourceDocument, corpus: Any = None) -> list[Symbol]:
@@ -79,16 +84,34 @@ def _order(at: types.Position) -> tuple[int, int]:
 
 
 def _entry_symbol(text: str, name: str, extent: Extent, detail: str | None) -> Symbol:
-    """An entry's symbol: it covers the whole entry, and is named at its `entry` key."""
-    start = position(text, extent.first, extent.dash)
-    whole = types.Range(start=start, end=position(text, extent.last, extent.end))
+    """An entry's symbol: it covers the whole entry, and is named at its `entry` key.
+    (Its positions are made without attrs' validators, which cost most of a long book's
+    outline: each is a line and a column of the text, never negative.)"""
+    first = line_of(text, extent.first)
+    start = _position(extent.first, utf16_column(first, extent.dash))
+    whole = _range(start, _position(extent.last, utf16_column(line_of(text, extent.last), extent.end)))
     key = extent.dash + 2
-    if line_of(text, extent.first).startswith("entry:", key):
-        named = span(text, extent.first, key, key + len("entry"))
+    if first.startswith("entry:", key):
+        named = _range(_position(extent.first, utf16_column(first, key)),
+                       _position(extent.first, utf16_column(first, key + len("entry"))))
     else:
-        named = types.Range(start=start, end=start)
+        named = _range(start, start)
     return Symbol(name=name, kind=types.SymbolKind.Key, range=whole, selection_range=named,
                   detail=detail)
+
+
+def _position(line: int, character: int) -> types.Position:
+    made = object.__new__(types.Position)
+    object.__setattr__(made, "line", line)
+    object.__setattr__(made, "character", character)
+    return made
+
+
+def _range(start: types.Position, end: types.Position) -> types.Range:
+    made = object.__new__(types.Range)
+    object.__setattr__(made, "start", start)
+    object.__setattr__(made, "end", end)
+    return made
 
 
 def folding_ranges(document: SourceDocument) -> list[types.FoldingRange]:
@@ -105,21 +128,35 @@ def _storybook(document: SourceDocument, book: Book,
     extents = entry_extents(document, book)
     owner = _endings_of(book, entries, finale)
     groups: dict[str, list[Symbol]] = {}
+    before = _ENTRY_SYMBOLS.get(document.display, {})
+    made: dict[tuple[int, int, int], tuple[Any, Symbol]] = {}
+    blocks = dict(BLOCKS)
     for number, (parts, entry) in entries.items():
-        kind = str(entry.get("kind") or "")
-        group = dict(BLOCKS).get(kind)
+        kind = entry.get("kind")
+        group = blocks.get(kind) if kind.__class__ is str else None
         if group is None:
             letter = owner.get(number)
             group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
-        title = str(entry.get("title") or "")
-        name = f"{number} {title}".strip()
         extent = extents.get(number)
         if extent is not None and extent.parts == parts:
-            symbol = _entry_symbol(document.text, name, extent, kind or None)
+            key = (id(entry), extent.first, extent.last)
+            known = before.get(key)
+            if known is not None and known[0] is entry:
+                symbol = known[1]
+            else:
+                symbol = _entry_symbol(document.text, _name(number, entry), extent,
+                                       str(kind or "") or None)
+            made[key] = (entry, symbol)
         else:
-            symbol = _symbol(document, name, parts + ("entry",), types.SymbolKind.Key,
-                             detail=kind or None)
-        groups.setdefault(group, []).append(symbol)
+            symbol = _symbol(document, _name(number, entry), parts + ("entry",),
+                             types.SymbolKind.Key, detail=str(kind or "") or None)
+        found = groups.get(group)
+        if found is None:
+            found = groups[group] = []
+        found.append(symbol)
+    _ENTRY_SYMBOLS[document.display] = made
+    while len(_ENTRY_SYMBOLS) > _KEEP:
+        del _ENTRY_SYMBOLS[next(iter(_ENTRY_SYMBOLS))]
     symbols = []
     endings = _endings(book)
     for name in [label for _k, label in BLOCKS] + sorted(g for g in groups if g not in dict(BLOCKS).values()):
@@ -132,6 +169,10 @@ def _storybook(document: SourceDocument, book: Book,
             parts, detail = endings[name[7:]]
         symbols.append(_symbol(document, name, parts, types.SymbolKind.Namespace, children, detail))
     return symbols
+
+
+def _name(number: int, entry: Mapping[str, Any]) -> str:
+    return f"{number} {entry.get('title') or ''}".strip()
 
 
 def _endings(book: Book) -> dict[str, tuple[tuple[str | int, ...], str | None]]:

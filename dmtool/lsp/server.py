@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import sys
@@ -28,13 +29,12 @@ from pygls.lsp.server import LanguageServer
 from dmtool import __version__
 from dmtool.errors import DmtoolError
 from dmtool.loading.collector import settle_lasting_state
-from dmtool.lsp.actions import code_actions, format_document
+from dmtool.lsp.buffers import IndexedWorkspace
 from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.framing import serve_stdio
-from dmtool.lsp.hover import hover
 from dmtool.lsp.lenses import code_lenses
 from dmtool.lsp.navigation import definition, references
 from dmtool.lsp.outline import folding_ranges, outline
@@ -43,6 +43,7 @@ from dmtool.lsp.schema_nav import ReferenceFinder, SchemaNavigator
 from dmtool.lsp.symbols import workspace_symbols
 from dmtool.lsp.tokens import LEGEND, semantic_tokens
 from dmtool.lsp.workspace import LiveWorkspace, Snapshot, changed_files
+from dmtool.validation.session import AnalysisStopped
 
 # Seconds of quiet after the last edit before the check runs (part of P8's 300 ms).
 DEBOUNCE = 0.05
@@ -79,6 +80,8 @@ class DmtoolServer(LanguageServer):
         # Set while the snapshot describes the buffers' latest texts (cleared by an edit,
         # set when its analysis is in): a rename must not edit places of an older text.
         self.current = threading.Event()
+        # Analyses stopped half way because a newer edit came (see _apply).
+        self.stopped = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -130,6 +133,7 @@ class DmtoolServer(LanguageServer):
                 if change is _CLOSE:
                     self.versions.pop(path, None)
             edited.update(p for p, c in changes.items() if c is not _CLOSE and c is not _DISK)
+            stopped = self.stopped
             try:
                 after = await loop.run_in_executor(self._executor, self._apply, changes)
             except Exception:  # a bug in a rule must not stop live checking
@@ -141,6 +145,9 @@ class DmtoolServer(LanguageServer):
             if after is None or self.pending:
                 # Newer edits came in while these texts were read or analysed: what was
                 # found describes texts already gone, so only the next round is published.
+                if stopped != self.stopped:
+                    self.log(f"dmtool: the analysis of {_versions(changes, self.versions)} stopped: "
+                             "a newer edit came")
                 continue
             changed = changed_files(published, after)
             for path in edited - changed.keys():  # an edited buffer always hears back
@@ -154,6 +161,7 @@ class DmtoolServer(LanguageServer):
         """On the worker thread: load once, apply the edits, analyse."""
         if not self.ready:
             self.live.load()
+            _warm_up()
             self.ready = True
         for path, change in changes.items():
             if change is _CLOSE:
@@ -166,11 +174,25 @@ class DmtoolServer(LanguageServer):
             # The author kept typing while these files were read: the rules would describe
             # a text that is already gone, so skip them and start on the newer one.
             return None
-        analysed = self.live.analyse()
+        # And when the author types on while the rules run, the rules not run yet are not
+        # run at all (a newer edit's analysis starts at once, not after them).
+        self.live.session.stop = self._stale
+        try:
+            analysed = self.live.analyse()
+        except AnalysisStopped:
+            self.stopped += 1
+            return None
+        finally:
+            self.live.session.stop = None
         if not self.settled:
             settle_lasting_state()  # the workspace lives as long as the server: collector.py
             self.settled = True
         return analysed
+
+    def _stale(self) -> bool:
+        """Whether an edit came after the texts under analysis were taken (read from the
+        worker: the event loop only ever sets `pending` to a new dict or adds to it)."""
+        return bool(self.pending)
 
     def _publish(self, changed: dict[Path, Any]) -> None:
         for path, diagnostics in sorted(changed.items()):
@@ -180,7 +202,103 @@ class DmtoolServer(LanguageServer):
                 uri=uri_of(path), diagnostics=found, version=self.versions.get(path)))
 
 
+def _warm_up() -> None:
+    """Import the hover's and the quick fixes' modules (the story graph's odds, the
+    formatter: half of the server's own imports) on the checker's thread, during the
+    first analysis: `initialize` is answered without waiting for them, and a request
+    for them later finds them imported."""
+    import dmtool.lsp.actions
+    import dmtool.lsp.hover  # noqa: F401
+
+
+def _versions(changes: dict[Path, Any], versions: dict[Path, int]) -> str:
+    """The edited texts of an analysis, as `name v<version>`, for the server's log."""
+    named = [f"{path.name} v{versions[path]}" for path in sorted(changes) if path in versions]
+    return ", ".join(named) or "the workspace"
+
+
 server = DmtoolServer()
+
+
+def _remember_symbols(server: DmtoolServer) -> None:
+    """Each outline symbol without children (an entry's) is turned into JSON data once:
+    the outline of the next version keeps the symbols of the entries it did not touch
+    (outline.py), and cattrs's unstructuring of 10,000 of them was most of answering."""
+    converter = server.protocol._converter
+    made = converter.get_unstructure_hook(types.DocumentSymbol)
+    known: dict[int, tuple[types.DocumentSymbol, Any]] = {}
+
+    def unstructure(symbol: types.DocumentSymbol) -> Any:
+        if symbol.children:
+            return made(symbol)
+        found = known.get(id(symbol))
+        if found is None or found[0] is not symbol:
+            if len(known) > _SYMBOLS_KEPT:
+                known.clear()
+            found = known[id(symbol)] = (symbol, made(symbol))
+        return found[1]
+
+    converter.register_unstructure_hook(types.DocumentSymbol, unstructure)
+
+
+# Symbols whose JSON data is kept (a few outlines of the longest books).
+_SYMBOLS_KEPT = 100_000
+_remember_symbols(server)
+
+
+class Prepared:
+    """An answer already in JSON's shape, sent as it is: cattrs passes a class it does
+    not know through unchanged, and pygls's JSON encoder then takes an object's
+    `__dict__`, which is the data. An editor asks for the outline after every key, and
+    until the next analysis the answer is the same: a 10,000-entry book's was unstructured
+    again on the event loop for each request (a third of a second, as many times as keys)."""
+
+    __slots__ = ("data", "text")
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        # The data as JSON, made once: a 10,000-entry book's outline is megabytes, which
+        # pygls encoded again on the event loop for each request (see _send_prepared).
+        self.text = json.dumps(data)
+
+    @property
+    def __dict__(self) -> Any:  # type: ignore[override]
+        return self.data
+
+
+def _send_prepared(protocol: Any) -> None:
+    """Answers whose result is Prepared are written from its JSON text; the others as
+    pygls writes them (the same framing: its header, and ASCII JSON)."""
+    send = protocol._send_data
+
+    def send_data(data: Any) -> None:
+        result = getattr(data, "result", None)
+        if result.__class__ is not Prepared or protocol.writer is None:
+            send(data)
+            return
+        body = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.text}}}'
+        header = (f"Content-Length: {len(body)}\r\n"
+                  f"Content-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n")
+        protocol.writer.write((header + body).encode(protocol.CHARSET))
+
+    protocol._send_data = send_data
+
+
+_send_prepared(server.protocol)
+_PREPARED: list[tuple[object, Prepared]] = []
+_PREPARING = threading.Lock()
+
+
+def _prepared(symbols: list[types.DocumentSymbol]) -> Any:
+    """The outline's JSON data, made once per outline (outline.py keeps the last ones)."""
+    with _PREPARING:
+        for known, data in _PREPARED:
+            if known is symbols:
+                return data
+        data = Prepared(server.protocol._converter.unstructure(symbols))
+        _PREPARED.append((symbols, data))
+        del _PREPARED[:-4]
+        return data
 
 
 def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
@@ -244,6 +362,9 @@ def _safe(default: Any) -> Callable[[Callable[..., _Result]], Callable[..., _Res
 
 @server.feature(types.INITIALIZE)
 def _initialize(ls: DmtoolServer, params: types.InitializeParams) -> None:
+    # Open buffers take keystrokes through a line index (buffers.py); pygls made the
+    # workspace just now, with no document in it yet.
+    ls.workspace.__class__ = IndexedWorkspace
     folders = [path_of(f.uri) for f in params.workspace_folders or []]
     if not folders and params.root_uri:
         folders = [path_of(params.root_uri)]
@@ -326,6 +447,8 @@ def _references(ls: DmtoolServer, params: types.ReferenceParams) -> list[types.L
 @_after_first_analysis
 @_safe(None)
 def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
+    from dmtool.lsp.hover import hover  # after `initialize`: see _warm_up
+
     context = ls.context(params.text_document.uri)
     return hover(context, params.position) if context else None
 
@@ -343,6 +466,8 @@ def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.Compl
 @_after_first_analysis
 @_safe([])
 def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from dmtool.lsp.actions import code_actions  # see _warm_up
+
     context = ls.context(params.text_document.uri)
     return code_actions(context, params) if context else []
 
@@ -351,6 +476,8 @@ def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types
 @_off_loop  # a long storybook takes a moment to lay out and verify
 @_safe(None)
 def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+    from dmtool.lsp.actions import format_document  # see _warm_up
+
     context = ls.context(params.text_document.uri)
     if context is None or not ls.live.is_content(context.path, context.text):
         return None  # not content: a workflow's `on:` must stay as written
@@ -364,7 +491,7 @@ def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
-    return outline(document, ls.live.snapshot.corpus) if document is not None else []
+    return _prepared(outline(document, ls.live.snapshot.corpus)) if document is not None else []
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

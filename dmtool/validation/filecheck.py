@@ -23,12 +23,15 @@ from dmtool.validation.as_meant import moved
 from dmtool.validation.cache import FileRecord, pack, unpack
 from dmtool.validation.corpus import top_fields_of
 from dmtool.validation.facts import (
+    FACTS_MEMO,
     DocumentFacts,
     Standing,
     extract_facts,
     facts_after_edit,
+    is_packed_facts,
     parts_at,
     remember_facts,
+    unpack_facts,
     walker_for,
 )
 from dmtool.validation.recovery import recover_data
@@ -207,13 +210,27 @@ def _recovered(text: str, path: Path, name: str, loaded: LoadResult,
     and nothing more of it is parsed (see load_text)."""
     good = loaded.recovered
     data = good.data if good is not None else recover_data(text, loaded.diagnostics)
-    facts = extract_facts(data, standing=Standing.RECOVERED)
+    facts = _recovered_facts(good) if good is not None else None
+    if facts is None:
+        facts = extract_facts(data, standing=Standing.RECOVERED)
     if facts is None or facts.kind not in schemas.kinds:
         return None
     document = SourceDocument(path, name, text, data)
     document.last_good = good
     remember_facts(document, facts)
     return document
+
+
+def _recovered_facts(good: SourceDocument) -> DocumentFacts | None:
+    """The facts a recovered document standing on `good`'s data has: good's own, but
+    recovered (no references). Kept with good, they are not extracted again from a long
+    book's data for each key typed while a line is half written."""
+    packed = good.memos.get(FACTS_MEMO)
+    if packed is None or not is_packed_facts(packed):
+        return None
+    known = unpack_facts(packed)
+    return DocumentFacts(known.kind, known.id, Standing.RECOVERED, known.defines,
+                         known.entries, known.endings)
 
 
 def from_record(record: FileRecord, path: Path, name: str, max_file_size: int | None,

@@ -22,7 +22,7 @@ editor.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +54,11 @@ OWN_CODES = frozenset({"DM202"})
 # is large).
 RECENT_RESULTS = 8
 RECENT_TEXT_LIMIT = 2 * 1024 * 1024
+
+
+class AnalysisStopped(Exception):
+    """Raised by a session's analysis when `stop` says its texts are stale (the language
+    server: the author typed on), so the rest of its rules do not run at all."""
 
 
 def display_path(path: Path) -> str:
@@ -132,6 +137,9 @@ class CheckSession:
     # Each rule's last run: its findings, reused while nothing it read has changed.
     _runs: dict[str, RuleRun] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # Asked between the rules of an analysis: True stops it (AnalysisStopped).
+    stop: Callable[[], bool] | None = field(default=None, init=False, repr=False,
+                                            compare=False)
 
     # -- filling the session
 
@@ -278,6 +286,7 @@ class CheckSession:
         findings: dict[str, list[Diagnostic]] = {}
         try:
             for name, rule in rules:
+                self._stop_if_stale()
                 if name not in waiting:
                     findings[name] = self._findings(name, rule, corpus)
         except BaseException:
@@ -288,9 +297,14 @@ class CheckSession:
             ahead.finish()
         for name, rule in rules:
             if name in waiting:
+                self._stop_if_stale()
                 findings[name] = self._findings(name, rule, corpus)
         return [d for name, _ in rules for d in findings[name]
                 if d.location.path not in partial or d.code in OWN_CODES]
+
+    def _stop_if_stale(self) -> None:
+        if self.stop is not None and self.stop():
+            raise AnalysisStopped
 
     def _findings(self, name: str, rule: RuleCheck, corpus: Corpus) -> list[Diagnostic]:
         """A rule's findings: those of its last run while all it read then is unchanged

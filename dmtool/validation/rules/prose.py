@@ -89,14 +89,56 @@ def _document_prose(document: SourceDocument) -> list[Diagnostic]:
             and _BLOCK_SOURCE.search(source) is None):
         return []  # neither raw HTML, a link nor a block can be in its strings: no walk
     found: list[Diagnostic] = []
-    for parts, text in _candidates(document.data):
+    for parts, code, message in _findings_of(document):
+        found.append(diagnose(code, document.locate(parts), message))
+    return found
+
+
+Finding = tuple[Parts, str, str]
+# The findings inside each entry of the book a session read last, by the entry's data
+# (kept with it, so its id stays its own): an edit of a long book keeps the entries it
+# did not touch (loading/splice.py), whose prose is not searched again. A 10,000-entry
+# book's every string was walked and searched for each version typed.
+# Only books that were edited are kept (a one-shot check lets go of its books' data).
+_BY_ENTRY: dict[str, dict[int, tuple[Any, list[Finding]]]] = {}
+_BOOKS_KEPT = 2
+
+
+def _findings_of(document: SourceDocument) -> list[Finding]:
+    """Each finding's path, code and message, in the order a walk of the whole data
+    finds them (the data's key order; the entries' where their key stands)."""
+    data = document.data
+    entries = data.get("entries") if data.__class__ is dict else None
+    if entries.__class__ is not list:
+        return _searched(_candidates(data))
+    found: list[Finding] = []
+    for key, value in data.items():
+        if key != "entries":
+            found.extend(_searched(_candidates({key: value})))
+            continue
+        before = _BY_ENTRY.pop(document.display, {})
+        now: dict[int, tuple[Any, list[Finding]]] = {}
+        for index, entry in enumerate(entries):
+            known = before.get(id(entry))
+            if known is None or known[0] is not entry:
+                known = (entry, _searched(_candidates(entry)))
+            now[id(entry)] = known
+            found.extend((("entries", index, *parts), code, message)
+                         for parts, code, message in known[1])
+        if document.edit is not None or before:  # a book being edited (not a one-shot check's)
+            _BY_ENTRY[document.display] = now
+        while len(_BY_ENTRY) > _BOOKS_KEPT:
+            del _BY_ENTRY[next(iter(_BY_ENTRY))]
+    return found
+
+
+def _searched(candidates: list[tuple[Parts, str]]) -> list[Finding]:
+    found: list[Finding] = []
+    for parts, text in candidates:
         for code, pattern, what, advice in _FINDINGS:
             match = pattern.search(text)
             if match is not None:
-                found.append(diagnose(
-                    code, document.locate(parts),
-                    f"this text contains {what} ({_quote(match.group())}), {advice}",
-                ))
+                found.append((parts, code, f"this text contains {what} ({_quote(match.group())}), {advice}"))
     return found
 
 

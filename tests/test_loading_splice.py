@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dmtool.loading import fast, load_text
-from dmtool.loading.splice import EntriesEdit, spliced_data
+from dmtool.loading.splice import EntriesEdit, spliced_data, top_level_block
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = settings(max_examples=int(os.environ.get("DMTOOL_HYPOTHESIS_EXAMPLES", "300")),
@@ -260,3 +260,15 @@ def test_an_edit_moves_the_lines_after_it_and_only_those() -> None:
     assert edit.moved(entry_one) is None and edit.moved(entry_two - 1) is None
     assert edit.moved(entry_two) == entry_two + 1
     _tells_the_edit(text, edited, edit)
+
+
+@pytest.mark.parametrize("layout", ["  - ending: A\n    title: A\n", "- ending: A\n  title: A\n"])
+def test_a_top_level_key_keeps_the_sequence_items_at_the_margin_below_it(layout: str) -> None:
+    text = f"kind: storybook\nendings:\n{layout}- ending: B\n  start: 2\n# a note\ntitle: T\n"
+    if layout.startswith("  "):
+        text = text.replace("- ending: B\n  start: 2", "  - ending: B\n    start: 2")
+    block = top_level_block(text, "endings")
+    assert block is not None
+    start, end = block
+    assert text[start:end].startswith("endings:\n") and "ending: B" in text[start:end]
+    assert text[end:] == "title: T\n"

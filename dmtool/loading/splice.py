@@ -47,6 +47,9 @@ _ITEM_DASH = "\n  -"
 # After `entries:`, the first line at the margin that is not a comment or blank ends the
 # sequence (the next top-level key).
 _BLOCK_END = lazy(r"\n(?=[^ \n#])")
+# After any other top-level key, the same, except that a sequence's items may stand at the
+# margin too (`endings:` then `- ending: A`): they belong to the key above.
+_KEY_BLOCK_END = lazy(r"\n(?=[^ \n#-]|-[^ \n])")
 # A line a part may not hold: not an entry's first line, not indented further, not blank
 # and not a comment.
 _OUTSIDE_AN_ENTRY = lazy(r"\n(?!  - |   | *+(?:#|\n|\Z))")
@@ -191,7 +194,7 @@ def top_level_block(text: str, key: str) -> tuple[int, int] | None:
     after = at + len(head)
     if after < len(text) and text[after] not in " \n":
         return None  # a longer key that starts with this one
-    found = _BLOCK_END.search(text, after)
+    found = _KEY_BLOCK_END.search(text, after)
     return at + 1, (found.start() + 1 if found is not None else len(text))
 
 

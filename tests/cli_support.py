@@ -3,8 +3,11 @@ or in a fresh interpreter to see what it imports."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,3 +43,17 @@ def loaded_by(modules: tuple[str, ...], *args: str, cwd: Path,
     run = subprocess.run([sys.executable, "-c", _PROBE.format(modules=modules), *args],
                          capture_output=True, text=True, check=False, cwd=cwd, env=env)
     return set(run.stderr.strip().splitlines()[-1].split()) - {"-"}
+
+
+
+@contextmanager
+def children_hear_ctrl_c() -> Iterator[None]:
+    """Children started inside hear SIGINT as a terminal's Ctrl-C. A suite started in the
+    background of a shell without job control (`make test &`, nohup) ignores SIGINT, and an
+    ignored signal stays ignored across exec, so a child told to stop by it would never
+    hear; a handled one is reset to the default in the child."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

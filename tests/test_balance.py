@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_support import children_hear_ctrl_c
 from click.testing import CliRunner
 
 from dmtool.balance.decisive import decisive_items
@@ -188,8 +189,9 @@ def test_ctrl_c_stops_the_pool_and_reports_the_games_finished(tmp_path: Path) ->
                "--policy", "random", "--jobs", "2", "--content", str(CONTENT),
                "--json", str(tmp_path / "b.json")]
     terminal, child_end = pty.openpty()  # standard error on a terminal: progress is shown
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=child_end,
-                               stdin=subprocess.DEVNULL, start_new_session=True)
+    with children_hear_ctrl_c():
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=child_end,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
     os.close(child_end)
     try:
         shown = _read_until(terminal, re.compile(rb"[1-9][\d,]* of 100,000 games .* ETA \d+:"),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
+from cli_support import children_hear_ctrl_c
 
 from bench.corpus import build_corpus
 from bench.watch_bench import measure
@@ -82,8 +83,11 @@ def _read_until(lines: queue.Queue[str], marker: str, seen: list[str]) -> None:
 
 def test_watch_mode_end_to_end(workspace):
     command = [sys.executable, "-m", "dmtool.cli", "check", "--watch", "content", "--no-color"]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          cwd=workspace, env={**os.environ, "PYTHONUNBUFFERED": "1"}) as process:
+    with children_hear_ctrl_c():
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, cwd=workspace,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    with process:
         lines: queue.Queue[str] = queue.Queue()
         reader = threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True)
         reader.start()

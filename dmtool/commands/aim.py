@@ -46,6 +46,7 @@ from dmtool.engine.dawn_of_madness.play.newgame import (
     new_state,
 )
 from dmtool.engine.dawn_of_madness.play.players import Chooser
+from dmtool.engine.dawn_of_madness.play.story_choice import options_by_label
 from dmtool.engine.dawn_of_madness.state import GameState
 from dmtool.storygraph.analysis import Analysis
 from dmtool.storygraph.build import Node
@@ -119,22 +120,7 @@ class Options:
     such an option is valued by the best of its namesakes)."""
 
     def __init__(self, entries: Mapping[int, Mapping[str, Any]]) -> None:
-        self.by_label: dict[str, list[Any]] = {}
-        for entry in entries.values():
-            self._index(entry.get("effects", []))
-
-    def _index(self, node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                self._index(item)
-        elif isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "choice" and isinstance(value, list):
-                    for option in value:
-                        if isinstance(option, Mapping) and "label" in option:
-                            self.by_label.setdefault(str(option["label"]), []).append(
-                                option.get("effects", []))
-                self._index(value)
+        self.by_label = options_by_label(entries)
 
 
 def _links(effects: Any) -> Iterator[tuple[str, Any]]:

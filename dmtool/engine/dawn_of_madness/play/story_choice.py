@@ -40,23 +40,8 @@ class StoryLookahead:
 
     def __init__(self, entries: Mapping[int, Mapping[str, Any]]) -> None:
         self.entries = entries
-        self.options: dict[str, list[Any]] = {}  # label -> the effects of options so named
-        for entry in entries.values():
-            self._index(entry.get("effects", []))
+        self.options = options_by_label(entries)  # label -> the effects of options so named
         self.cache: dict[tuple[int, int], float] = {}
-
-    def _index(self, node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                self._index(item)
-        elif isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "choice" and isinstance(value, list):
-                    for option in value:
-                        if isinstance(option, Mapping) and "label" in option:
-                            self.options.setdefault(str(option["label"]), []).append(
-                                option.get("effects", []))
-                self._index(value)
 
     def best(self, labels: tuple[Any, ...]) -> Any:
         """The label whose option looks best (ties to the first)."""
@@ -108,3 +93,26 @@ class StoryLookahead:
             self.cache[key] = 0.0  # a loop of gotos counts nothing more
             self.cache[key] = self.effects(self.entries[number].get("effects", []), depth)
         return self.cache[key]
+
+
+def options_by_label(entries: Mapping[int, Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """Each choice option's label in a storybook, and the effects of every option so
+    labelled (a story choice is asked by its labels alone)."""
+    found: dict[str, list[Any]] = {}
+    for entry in entries.values():
+        _index_options(entry.get("effects", []), found)
+    return found
+
+
+def _index_options(node: Any, found: dict[str, list[Any]]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _index_options(item, found)
+    elif isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "choice" and isinstance(value, list):
+                for option in value:
+                    if isinstance(option, Mapping) and "label" in option:
+                        found.setdefault(str(option["label"]), []).append(
+                            option.get("effects", []))
+            _index_options(value, found)

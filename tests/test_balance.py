@@ -21,7 +21,7 @@ from cli_support import children_hear_ctrl_c
 from click.testing import CliRunner
 
 from dmtool.balance.decisive import decisive_items
-from dmtool.balance.games import CHUNK, Bundle, Chunk, Config, chunks
+from dmtool.balance.games import CHUNK, Bundle, Chunk, Config, chunks, play_chunk
 from dmtool.balance.html import render_html
 from dmtool.balance.pool import collect, in_process
 from dmtool.balance.run import BalanceOptions, run_balance
@@ -168,6 +168,35 @@ def test_an_interrupted_gathering_keeps_the_games_finished() -> None:
     result = collect(stopped(), configs, plan, 3 * CHUNK)
     assert result.interrupted and result.finished == 2 * CHUNK
     assert result.tallies[0].games == 2 * CHUNK and list(result.missing()) == plan[2:]
+
+
+def test_ctrl_c_while_a_chunk_is_merged_waits_for_the_merge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands half way through merging a chunk's tally stops the gathering
+    once that merge is whole: a half-merged tally counted a card's games on one side only,
+    and the report's rates came out above 100% (math domain error, seen after 20 games)."""
+    bundle = Bundle.load(CONTENT, "hollis-brandt")
+    configs = (Config("random"),)
+    plan = list(chunks(1, 3 * CHUNK, 0))
+    whole_merge = Tally.merge
+
+    def interrupted_merge(self: Tally, other: Tally) -> None:
+        self.games += other.games
+        os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl-C, in mid-merge
+        self.games -= other.games
+        whole_merge(self, other)
+
+    monkeypatch.setattr(Tally, "merge", interrupted_merge)
+    handler = signal.getsignal(signal.SIGINT)
+    result = collect(in_process(bundle, configs, plan), configs, plan, 3 * CHUNK)
+    monkeypatch.setattr(Tally, "merge", whole_merge)
+    alone = Tally()
+    alone.merge(play_chunk(bundle, configs, plan[0]))
+    assert result.interrupted and result.finished == CHUNK
+    assert result.tallies[0].games == CHUNK
+    assert result.tallies[0].items == alone.items
+    assert result.tallies[0].item_outcomes == alone.item_outcomes
+    assert signal.getsignal(signal.SIGINT) is handler  # given back
 
 
 def _read_until(fd: int, pattern: re.Pattern[bytes], seconds: float) -> bytes:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
+from types import FrameType
+from typing import Any
 
 from dmtool.balance.games import Bundle, Chunk, Config, play_chunk
 from dmtool.balance.tally import Tally
@@ -73,15 +77,17 @@ def collect(results: Iterable[tuple[Chunk, Tally]], configs: tuple[Config, ...],
     merged = finished = 0
     interrupted, lost = False, ""
     try:
-        for chunk, tally in results:
-            early[chunk] = tally
-            finished += chunk.count
-            while expected is not None and expected in early:
-                tallies[expected.config].merge(early.pop(expected))
-                merged += 1
-                expected = next(order, None)
-            if progress is not None:
-                progress(finished, total)
+        with _held_ctrl_c() as held:
+            for chunk, tally in results:
+                with held():  # a tally half merged would count a game on one side only
+                    early[chunk] = tally
+                    finished += chunk.count
+                    while expected is not None and expected in early:
+                        tallies[expected.config].merge(early.pop(expected))
+                        merged += 1
+                        expected = next(order, None)
+                    if progress is not None:
+                        progress(finished, total)
     except KeyboardInterrupt:
         interrupted = True
     except RunLost as why:
@@ -90,6 +96,46 @@ def collect(results: Iterable[tuple[Chunk, Tally]], configs: tuple[Config, ...],
         tallies[chunk.config].merge(early[chunk])
     return RunResult(configs, tallies, games, finished, interrupted, workers, plan,
                      frozenset(early), merged, lost)
+
+
+@contextmanager
+def _held_ctrl_c() -> Iterator[Callable[[], Any]]:
+    """A context in which `held()` marks a stretch that Ctrl-C does not cut short: a
+    SIGINT that comes inside it raises KeyboardInterrupt once the stretch is over. Outside
+    those stretches (waiting for the workers) Ctrl-C acts at once. Only the main thread can
+    take signals; elsewhere the stretches are plain."""
+    if threading.current_thread() is not threading.main_thread():
+        yield _plain
+        return
+    pending, inside = [False], [False]
+
+    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
+        if inside[0]:
+            pending[0] = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def held() -> Iterator[None]:
+        inside[0] = True
+        try:
+            yield
+        finally:
+            inside[0] = False
+        if pending[0]:
+            pending[0] = False
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _plain() -> Iterator[None]:
+    yield
 
 
 def in_process(bundle: Bundle, configs: tuple[Config, ...],

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from dmtool.commands.rules import register_rules
 from dmtool.engine import ENGINE, manifest
+from dmtool.packaged import set_author_trees
 from tests.site_support import BuiltSite, build_real_site
 
 # Tests drive CheckSession and the pipeline directly, as the CLI does after registering the
@@ -41,6 +43,17 @@ def _private_check_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     # the suite's own daemons stay out of the user's socket folder. (A short path: sockets'
     # paths are limited to 107 bytes.)
     monkeypatch.setenv("DMTOOL_DAEMON_DIR", str(tmp_path_factory.getbasetemp() / "daemons"))
+
+
+@pytest.fixture(autouse=True)
+def _default_author_trees() -> Iterator[None]:
+    """Each test starts from the default content and schemas: a command run in process
+    keeps the configured trees of the folder it ran in for the rest of the process (the
+    CLI sets them once per command, dmtool/packaged.py), which would otherwise follow the
+    worker into the next tests."""
+    set_author_trees(schemas=None, content=None)
+    yield
+    set_author_trees(schemas=None, content=None)
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ lost connections) is silenced while it runs: what went wrong is said once, by dm
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -121,7 +122,7 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
                 finished = set()
             for future in finished:
                 chunk = pending.pop(future)
-                yield chunk, _result(future, target)
+                yield chunk, _result(client, future, target)
             if not finished:
                 alone_since = _still_there(client, target, alone_since)
             fill()
@@ -137,21 +138,22 @@ def _play(client: Any, target: str, bundle: Bundle, configs: tuple[Config, ...],
             _within(CONNECT_SECONDS, lambda: client.cancel(list(pending)))
 
 
-def _result(future: Any, target: str) -> Tally:
+def _result(client: Any, future: Any, target: str) -> Tally:
     if future.status == "finished":
         # Bounded: a result whose worker died since is made again, if a worker is left.
         return future.result(timeout=LOST_SECONDS)  # type: ignore[no-any-return]
     error = future.exception() if future.status == "error" else None
     if isinstance(error, EngineFault):
         raise error  # the content's fault, said as `play` says it
-    what = type(error).__name__ if error is not None else future.status
-    raise RunLost(f"the cluster at {target} lost a chunk of games ({what})")
+    # A chunk cancelled or lost: say why when the cluster can tell (its scheduler gone,
+    # its workers gone), else in Dask's word.
+    raise RunLost(_what_was_lost(client, target, error or future.status))
 
 
-def _what_was_lost(client: Any, target: str, error: Exception) -> str:
+def _what_was_lost(client: Any, target: str, error: Exception | str) -> str:
     """Why the cluster gave up the games: its scheduler, its workers, or else Dask's word."""
     time.sleep(POLL_SECONDS)  # the client learns of a lost connection a moment later
-    if client.status != "running":
+    if client.status != "running" or not _answers(target):
         return f"the scheduler at {target} was lost"
     try:
         workers = client.scheduler_info().get("workers")
@@ -159,7 +161,19 @@ def _what_was_lost(client: Any, target: str, error: Exception) -> str:
         return f"the scheduler at {target} was lost"
     if not workers:
         return f"every worker of the cluster at {target} was lost"
-    return f"the cluster at {target} gave up the games ({type(error).__name__})"
+    what = error if isinstance(error, str) else type(error).__name__
+    return f"the cluster at {target} gave up the games ({what})"
+
+
+def _answers(target: str) -> bool:
+    """Whether anything still listens at the scheduler's address (a killed scheduler's port
+    refuses at once; the client itself may not have noticed yet)."""
+    _, host, port = scheduler_address(target)
+    try:
+        socket.create_connection((host, port), timeout=POLL_SECONDS).close()
+    except OSError:
+        return False
+    return True
 
 
 def _still_there(client: Any, target: str, alone_since: float | None) -> float | None:

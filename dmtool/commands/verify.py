@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from dmtool.commands.aim import Aim, Options, Target, aimed_game, distances, targets
 from dmtool.commands.observe import Seen, key, observing
@@ -50,6 +51,7 @@ from dmtool.validation.pipeline import CheckOptions
 POLICIES = ("random", "first", "greedy", "planner")
 AIMED_POLICIES = ("greedy", "random")  # what plays the rest of an aimed game, in turn
 INF = float("inf")
+T = TypeVar("T")
 
 
 @dataclass
@@ -251,16 +253,13 @@ def verify_analysis(analysis: Analysis, games: int, *, root: Path | None = None,
         for policy in policies:
             for seed in range(games):
                 game = NewGame(storybook.wanderer, seed, 1 + seed % 4)
-                seen.clear()
-                try:
-                    result = play(catalog, game, policy=policy, keep_record=False)
-                except EngineFault as fault:
-                    _stopped(found, fault, f"{policy} seed {seed}", out)
+                result = _observed(found, seen, out, f"{policy} seed {seed}",
+                                   partial(play, catalog, game, policy=policy, keep_record=False))
+                if result is None:
                     continue
                 out.games += 1
-                for what in refuted(found, result, seen):
-                    out.contradictions.append(
-                        f"{what} ({policy} policy, {game.seats} wanderers, seed {seed})")
+                _refuted(found, result, seen, out,
+                         f"{policy} policy, {game.seats} wanderers, seed {seed}")
         _aim(analysis, catalog, found, aims, games, out, seen)
     _replay_witnesses(analysis, out, root)
     return out
@@ -277,17 +276,32 @@ def _aim(analysis: Analysis, catalog: Catalog, found: Verdicts, aims: list[Targe
         for seed in range(games):
             policy = AIMED_POLICIES[seed % len(AIMED_POLICIES)]
             game = NewGame(wanderer, seed, 1 + seed % 4)
-            seen.clear()
-            try:
-                played = aimed_game(catalog, game, aim, policy)
-            except EngineFault as fault:
-                _stopped(found, fault, f"aimed at {target.label}: {policy} seed {seed}", out)
+            played = _observed(found, seen, out, f"aimed at {target.label}: {policy} seed {seed}",
+                               partial(aimed_game, catalog, game, aim, policy))
+            if played is None:
                 continue
             out.aimed_games += 1
-            for what in refuted(found, played, seen):
-                out.contradictions.append(
-                    f"{what} (aimed at {target.code} {target.label}; {policy} policy, "
-                    f"{game.seats} wanderers, seed {seed})")
+            _refuted(found, played, seen, out, f"aimed at {target.code} {target.label}; "
+                     f"{policy} policy, {game.seats} wanderers, seed {seed}")
+
+
+def _observed(found: Verdicts, seen: Seen, out: StoryVerification, where: str,
+              game: Callable[[], T]) -> T | None:
+    """One game played with its conditions observed afresh; None when the engine stopped
+    it (noted by _stopped under `where`)."""
+    seen.clear()
+    try:
+        return game()
+    except EngineFault as fault:
+        _stopped(found, fault, where, out)
+        return None
+
+
+def _refuted(found: Verdicts, result: Any, seen: Seen, out: StoryVerification,
+             how: str) -> None:
+    """Each verdict the game refuted, as a contradiction naming how it was played."""
+    for what in refuted(found, result, seen):
+        out.contradictions.append(f"{what} ({how})")
 
 
 def _stopped(found: Verdicts, fault: EngineFault, game: str,

@@ -148,7 +148,7 @@ def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
         return None  # nothing changed: the caller keeps what it has
     shift = len(text) - len(old_text)
     suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - start)
-    block = _entries_block(old_text, len(entries))
+    block = entries_block(old_text, len(entries))
     if block is None:
         return None
     block_start, old_end = block
@@ -168,9 +168,9 @@ def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
 
 def entry_offsets(text: str, entries: int) -> list[int] | None:
     """Where each of the `entries` entries' lines start in `text`, and where the last
-    one's end, when the text has the layout a splice works on (see _entries_block); else
+    one's end, when the text has the layout a splice works on (see entries_block); else
     None. The language server's outline and a document's positions read it."""
-    block = _entries_block(text, entries)
+    block = entries_block(text, entries)
     if block is None:
         return None
     at, end = block
@@ -196,19 +196,6 @@ def top_level_block(text: str, key: str) -> tuple[int, int] | None:
         return None  # a longer key that starts with this one
     found = _KEY_BLOCK_END.search(text, after)
     return at + 1, (found.start() + 1 if found is not None else len(text))
-
-
-def entry_lines(text: str, entries: int) -> list[int] | None:
-    """entry_offsets as 0-based line numbers (the line after the entries last)."""
-    offsets = entry_offsets(text, entries)
-    if offsets is None:
-        return None
-    lines, line, at = [], 0, 0
-    for offset in offsets:
-        line += text.count("\n", at, offset)
-        lines.append(line)
-        at = offset
-    return lines
 
 
 def _changed_keys(replaced: list[Any], added: list[Any]) -> frozenset[str] | None:
@@ -241,7 +228,7 @@ def _same(one: Any, other: Any) -> bool:
     return bool(one == other)
 
 
-def _entries_block(text: str, entries: int) -> tuple[int, int] | None:
+def entries_block(text: str, entries: int) -> tuple[int, int] | None:
     """Where the lines of the `entries` entries start and end in `text` (a text the fast
     path took), when each of its lines starting with `  -` starts an entry; else None.
 

@@ -220,50 +220,21 @@ def _versions(changes: dict[Path, Any], versions: dict[Path, int]) -> str:
 server = DmtoolServer()
 
 
-def _remember_symbols(server: DmtoolServer) -> None:
-    """Each outline symbol without children (an entry's) is turned into JSON data once:
-    the outline of the next version keeps the symbols of the entries it did not touch
-    (outline.py), and cattrs's unstructuring of 10,000 of them was most of answering."""
-    converter = server.protocol._converter
-    made = converter.get_unstructure_hook(types.DocumentSymbol)
-    known: dict[int, tuple[types.DocumentSymbol, Any]] = {}
-
-    def unstructure(symbol: types.DocumentSymbol) -> Any:
-        if symbol.children:
-            return made(symbol)
-        found = known.get(id(symbol))
-        if found is None or found[0] is not symbol:
-            if len(known) > _SYMBOLS_KEPT:
-                known.clear()
-            found = known[id(symbol)] = (symbol, made(symbol))
-        return found[1]
-
-    converter.register_unstructure_hook(types.DocumentSymbol, unstructure)
-
-
-# Symbols whose JSON data is kept (a few outlines of the longest books).
-_SYMBOLS_KEPT = 100_000
-_remember_symbols(server)
-
-
 class Prepared:
-    """An answer already in JSON's shape, sent as it is: cattrs passes a class it does
-    not know through unchanged, and pygls's JSON encoder then takes an object's
-    `__dict__`, which is the data. An editor asks for the outline after every key, and
-    until the next analysis the answer is the same: a 10,000-entry book's was unstructured
-    again on the event loop for each request (a third of a second, as many times as keys)."""
+    """An answer already written as JSON text (the outline's, outline.py), sent as it is.
+    cattrs passes a class it does not know through unchanged; `_send_prepared` writes
+    its text, and pygls's own JSON encoder, which takes an object's `__dict__`, would
+    find the data there. An editor asks for the outline after every key: a 10,000-entry
+    book's is megabytes, which pygls encoded again on the event loop for each request."""
 
-    __slots__ = ("data", "text")
+    __slots__ = ("text",)
 
-    def __init__(self, data: Any) -> None:
-        self.data = data
-        # The data as JSON, made once: a 10,000-entry book's outline is megabytes, which
-        # pygls encoded again on the event loop for each request (see _send_prepared).
-        self.text = json.dumps(data)
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     @property
     def __dict__(self) -> Any:  # type: ignore[override]
-        return self.data
+        return json.loads(self.text)
 
 
 def _send_prepared(protocol: Any) -> None:
@@ -285,20 +256,6 @@ def _send_prepared(protocol: Any) -> None:
 
 
 _send_prepared(server.protocol)
-_PREPARED: list[tuple[object, Prepared]] = []
-_PREPARING = threading.Lock()
-
-
-def _prepared(symbols: list[types.DocumentSymbol]) -> Any:
-    """The outline's JSON data, made once per outline (outline.py keeps the last ones)."""
-    with _PREPARING:
-        for known, data in _PREPARED:
-            if known is symbols:
-                return data
-        data = Prepared(server.protocol._converter.unstructure(symbols))
-        _PREPARED.append((symbols, data))
-        del _PREPARED[:-4]
-        return data
 
 
 def _after_first_analysis(feature: Callable[..., Any]) -> Callable[..., Any]:
@@ -487,11 +444,11 @@ def _formatting(ls: DmtoolServer, params: types.DocumentFormattingParams) -> lis
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @_off_loop  # every entry of a long storybook: off the loop, so typing stays answered
 @_safe([])
-def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> Any:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
-    return _prepared(outline(document, ls.live.snapshot.corpus)) if document is not None else []
+    return Prepared(outline(document, ls.live.snapshot.corpus)) if document is not None else []
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -219,7 +219,8 @@ def _initialize(capabilities: dict[str, Any], workspace: Path) -> dict[str, Any]
 
 def test_a_real_server_answers_initialize_once_with_the_early_answer_and_works(
         session: Session, tmp_path: Path) -> None:
-    params = _initialize(_client("visual-studio-code"), tmp_path)
+    params = {**_initialize(_client("visual-studio-code"), tmp_path),
+              "initializationOptions": {"siteUrl": "https://example.org/dm"}}
     session.send(request(1, "initialize", params))
     assert session.answer(1)["result"] == initialize_result(params)
     session.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
@@ -228,8 +229,10 @@ def test_a_real_server_answers_initialize_once_with_the_early_answer_and_works(
         "uri": session.uri, "languageId": "yaml", "version": 1, "text": text}}})
     published = session.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                                  and m["params"]["uri"] == session.uri)
-    # The check ran: the coda is awarded by no storybook of this small tree.
-    assert "DM309" in {d["code"] for d in published["params"]["diagnostics"]}
+    # The check ran (the coda is awarded by no storybook of this small tree), and dmtool's
+    # own initialize handler was handed the params (the explanations link to the site).
+    found = {d["code"]: d for d in published["params"]["diagnostics"]}
+    assert found["DM309"]["codeDescription"]["href"].startswith("https://example.org/dm/")
     session.send(request(2, "textDocument/documentSymbol", {"textDocument": {"uri": session.uri}}))
     assert session.answer(2)["result"]
     assert session.end() == 0

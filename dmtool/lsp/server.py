@@ -610,14 +610,17 @@ def _answered_early(server: DmtoolServer, sent: dict[str, Any]) -> None:
     compared with the one sent, and any difference logged to the editor."""
     protocol = server.protocol
     send = protocol._send_data
+    awaited = True  # the handover is answered once: later messages all go out
 
     def send_data(data: Any) -> None:
-        if getattr(data, "id", None) != HANDOVER_ID:
+        nonlocal awaited
+        if not awaited or getattr(data, "id", None) != HANDOVER_ID:
             send(data)
             return
+        awaited = False
         answer = json.loads(json.dumps(data, default=protocol._serialize_message))
         if "error" in answer:
-            found = [f"pygls refused it: {answer['error'].get('message')}"]
+            found = [f"pygls answered with an error: {answer['error'].get('message')}"]
         else:
             found = differences(sent, answer.get("result"))
         if found:

@@ -9,11 +9,13 @@ server reads it as it always did.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +27,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import client_capabilities
 
 from dmtool.lsp.capabilities import differences, initialize_result
-from dmtool.lsp.early import HANDOVER_ID
+from dmtool.lsp.early import HANDOVER_ID, Opening, answer_early, read_opening
 from dmtool.lsp.frames import Framer
 from dmtool.lsp.server import server as lsp_server
 from tests.test_cache_correctness import _tree
@@ -149,6 +151,70 @@ def test_the_early_path_imports_neither_pygls_nor_lsprotocol() -> None:
     ours = {name for name in by_early if name.startswith("dmtool")}
     assert ours <= {"dmtool.lsp", "dmtool.lsp.early", "dmtool.lsp.frames",
                     "dmtool.lsp.capabilities", "dmtool.patterns"}, ours
+
+
+def _read_from(pieces: list[bytes]) -> Opening:
+    """read_opening on a pipe written `pieces` one at a time, then closed."""
+    reading, writing = os.pipe()
+
+    def write() -> None:
+        for piece in pieces:
+            os.write(writing, piece)
+            time.sleep(0.01)
+        os.close(writing)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        return read_opening(reading)
+    finally:
+        writer.join()  # the pieces fit in the pipe: all written, even those not read
+        os.close(reading)
+
+
+def test_the_first_message_is_read_whole_however_it_arrives() -> None:
+    first = frame(request(1, "initialize", {"capabilities": {}}))
+    second = frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    opening = _read_from([first[:10], first[10:30], first[30:] + second])
+    assert opening.first == first.split(b"\r\n\r\n", 1)[1]
+    # What the same read brought after it stays in the framer, for the server to read first.
+    assert list(opening.framer.feed(b"")) == [second.split(b"\r\n\r\n", 1)[1]]
+
+
+def test_input_that_ends_before_a_message_leaves_nothing_to_answer() -> None:
+    assert _read_from([b"Content-Length: 40\r\n\r\n{"]).first is None
+
+
+def test_an_initialize_is_answered_and_handed_over_under_the_servers_id() -> None:
+    params = {"processId": None, "capabilities": {"general": {"positionEncodings": ["utf-32"]}}}
+    out = io.BytesIO()
+    body = json.dumps(request("seven", "initialize", params)).encode()
+    opening = answer_early(Opening(Framer(), body), out)
+    header, answer = out.getvalue().split(b"\r\n\r\n", 1)
+    assert header == (b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc; "
+                      b"charset=utf-8" % len(answer))
+    assert json.loads(answer) == {"id": "seven", "result": initialize_result(params), "jsonrpc": "2.0"}
+    assert opening.answered == initialize_result(params)
+    assert isinstance(opening.first, bytes)
+    assert json.loads(opening.first) == {**json.loads(body), "id": HANDOVER_ID}
+
+
+@pytest.mark.parametrize("first", [
+    None,
+    "a Content-Length of 0, outside 1..268435456",
+    b"{not json",
+    json.dumps(request(1, "shutdown")).encode(),
+    json.dumps(request(True, "initialize", {"capabilities": {}})).encode(),
+    json.dumps({"jsonrpc": "2.0", "method": "initialize", "params": {"capabilities": {}}}).encode(),
+    json.dumps(request(1, "initialize", [1])).encode(),
+    json.dumps({"id": 1, "method": "initialize", "params": {"capabilities": {}}}).encode(),
+], ids=["no-message", "skipped-bytes", "not-json", "another-request", "a-boolean-id",
+        "a-notification", "params-a-list", "not-json-rpc-2"])
+def test_anything_else_first_is_left_to_the_server(first: bytes | str | None) -> None:
+    out = io.BytesIO()
+    opening = Opening(Framer(), first)
+    assert answer_early(opening, out) is opening
+    assert out.getvalue() == b""
 
 
 class Session:

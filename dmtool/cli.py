@@ -741,7 +741,8 @@ def lsp() -> None:
     references for entry numbers and ids, hover, completion, quick fixes, formatting and
     an outline. See docs/editors.md for VS Code, Neovim and Helix.
     """
-    from dmtool.lsp.server import serve
+    # Not the server itself: early.py answers `initialize` while it is imported.
+    from dmtool.lsp.early import serve
 
     serve()
 

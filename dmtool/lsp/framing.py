@@ -1,29 +1,26 @@
-"""The language server's reading of its input: frames found again after any mistake.
+"""The language server's reading of its input: pygls's part.
 
-pygls's own reader trusts each header: after a Content-Length that is not a number, is
-negative, too small or too large, or is missing, it read the next messages as headers
-or as this one's body and never answered again, not even `shutdown`. Here the stream is
-read as bytes, and a bad frame is logged and skipped, reading resuming at the next
-`Content-Length: <digits>` line. A JSON body can never hold such a line: inside a string
-the text would have to be followed by a raw line break, which JSON writes `\\r\\n`, and
-outside strings it is no JSON at all. So a search for it never stops inside a good body,
-and a body that holds one was given too large a length (it swallowed the next header);
-one given too small a length leaves text that does not parse.
+The bytes are cut into messages by frames.py's Framer, which skips a badly framed
+message and finds the next one (pygls's own reader never answered again after one);
+each stretch of bytes skipped is logged here, to the editor too.
 
 Messages that are read whole but cannot be taken (not JSON, or a request whose params do
 not fit its method) are answered as JSON-RPC says: a parse error, or InvalidParams for
 the request's id (pygls raised inside its reader and answered nothing, so the editor
 waited forever).
+
+`dmtool lsp` reads its first message before pygls is imported (early.py): what it read
+(an Opening) is handled here first, in order, before anything read later.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
 import threading
-from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from lsprotocol import types
@@ -32,119 +29,24 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCProtocol
 
-from dmtool.patterns import lazy
+from dmtool.lsp.early import Opening
+from dmtool.lsp.frames import CHUNK, Framer
 
 logger = logging.getLogger(__name__)
 
-# A Content-Length line (any case): where reading resumes after skipped bytes.
-_HEADER_START = lazy(rb"(?i)content-length:[ \t]*[0-9]+[ \t]*\r\n")
-_LENGTH = lazy(rb"(?i)content-length:[ \t]*([0-9]+)[ \t]*")
-# Any header line: a field name (an HTTP token), ':', a value.
-_FIELD = lazy(rb"[A-Za-z0-9!#$%&'*+.^_`|~-]+:[^\r\n]*")
-# Far above any message an editor sends (a whole storybook's text is a few MB).
-MAX_BODY = 256 * 1024 * 1024
-# A header block is a few short lines; more than this without its end is not one.
-MAX_HEADER = 4096
-_CHUNK = 1 << 16
 _UINTEGER = 2**31 - 1
 # Params whose contents are the editor's or a command's own, not the protocol's.
 _FREE_FORM = frozenset(("initializationOptions", "settings", "arguments", "data"))
 
 
-class Framer:
-    """Bytes in, message bodies out, with the reason for every stretch of bytes skipped."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-        self._body: tuple[int, int] | None = None  # (start, length) of the body awaited
-        self._scanned = 0  # how far that body was searched for a header (see _take_body)
-        self._lost = False  # the buffer starts with skipped bytes: look for a header
-
-    def feed(self, data: bytes) -> Iterator[bytes | str]:
-        """The bodies (bytes) and the reasons of skipped bytes (str) that `data` completes."""
-        self._buffer += data
-        while True:
-            found = self._next()
-            if found is None:
-                return
-            yield found
-
-    def _next(self) -> bytes | str | None:
-        if self._body is not None:
-            return self._take_body(*self._body)
-        buffer = self._buffer
-        if self._lost:
-            header = _HEADER_START.search(buffer)
-            if header is None:
-                del buffer[:max(0, len(buffer) - MAX_HEADER)]  # a header may be arriving
-                return None
-            del buffer[:header.start()]
-            self._lost = False
-        end = buffer.find(b"\r\n\r\n", 0, MAX_HEADER + 4)
-        if end < 0:
-            if len(buffer) > MAX_HEADER:
-                return self._skip(1, "bytes outside any message")
-            return None
-        length = self._length(bytes(buffer[:end]))
-        if length is None:
-            return self._skip(1, "bytes outside any message")
-        if isinstance(length, str):
-            return self._skip(1, length)
-        self._body, self._scanned = (end + 4, length), end + 4
-        return self._take_body(end + 4, length)
-
-    def _length(self, header: bytes) -> int | str | None:
-        """The header's Content-Length, why the header is refused, or None when the
-        block is not a header at all."""
-        lines = header.split(b"\r\n")
-        if not all(_FIELD.fullmatch(line) for line in lines):
-            return None
-        lengths = [line for line in lines if line[:15].lower() == b"content-length:"]
-        if len(lengths) != 1:
-            return f"a header with {len(lengths) or 'no'} Content-Length fields"
-        value = _LENGTH.fullmatch(lengths[0])
-        if value is None:
-            shown = lengths[0][:80].decode("utf-8", "replace")
-            return f"a Content-Length that is not a whole number ({shown!r})"
-        length = int(value.group(1))
-        if not 0 < length <= MAX_BODY:
-            return f"a Content-Length of {length}, outside 1..{MAX_BODY}"
-        return length
-
-    def _take_body(self, start: int, length: int) -> bytes | str | None:
-        buffer = self._buffer
-        # A header inside the body awaited: its length ran past its message. Searched
-        # from where the last search stopped (less a header's length, which may have
-        # been cut by the read), so a large body arriving in many reads is searched once.
-        since = max(start, self._scanned - MAX_HEADER)
-        overrun = _HEADER_START.search(buffer, since, start + length + MAX_HEADER)
-        self._scanned = len(buffer)
-        if overrun is not None and overrun.start() < start + length:
-            self._body = None
-            del buffer[:overrun.start()]
-            return "a Content-Length larger than its message"
-        if len(buffer) < start + length:
-            return None
-        body = bytes(buffer[start:start + length])
-        del buffer[:start + length]
-        self._body = None
-        return body
-
-    def _skip(self, count: int, reason: str) -> str:
-        """Drop `count` bytes and look for the next Content-Length line from there (the
-        header refused may be a body's end run into the next header, which then starts
-        inside the block)."""
-        del self._buffer[:count]
-        self._lost = True
-        return reason
-
-
-def serve_stdio(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
-    """pygls's start_io with this module's reader (see the module docstring)."""
+def serve_stdio(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO,
+                opening: Opening | None = None) -> None:
+    """pygls's start_io with this module's reader (see the module docstring), after what
+    `opening` read before the server was imported."""
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(stdout))
     try:
-        asyncio.run(_read(server, stdin.fileno()))
+        asyncio.run(_read(server, stdin.fileno(), opening or Opening(Framer())))
     except BrokenPipeError:
         logger.error("the editor closed the connection; the server stops")
     except (KeyboardInterrupt, SystemExit):
@@ -153,22 +55,27 @@ def serve_stdio(server: LanguageServer, stdin: BinaryIO, stdout: BinaryIO) -> No
         server.shutdown()
 
 
-async def _read(server: LanguageServer, fd: int) -> None:
+async def _read(server: LanguageServer, fd: int, opening: Opening) -> None:
     loop = asyncio.get_running_loop()
     chunks: asyncio.Queue[bytes] = asyncio.Queue()
 
     def pump() -> None:  # a thread of its own, so a blocked read never holds up an exit
         while True:
             try:
-                chunk = os.read(fd, _CHUNK)
+                chunk = os.read(fd, CHUNK)
             except OSError:
                 chunk = b""
             loop.call_soon_threadsafe(chunks.put_nowait, chunk)
             if not chunk:
                 return
 
+    # What was read before the server was imported comes first: the first message, then
+    # any others the same reads brought (still in the framer).
+    framer = opening.framer
+    read_before = [] if opening.first is None else [opening.first]
+    for found in itertools.chain(read_before, framer.feed(b"")):
+        _handle(server, found)
     threading.Thread(target=pump, name="dmtool-lsp-stdin", daemon=True).start()
-    framer = Framer()
     stop = server._stop_event
     while stop is None or not stop.is_set():
         chunk = await chunks.get()
@@ -176,10 +83,15 @@ async def _read(server: LanguageServer, fd: int) -> None:
             logger.info("the editor closed the server's input; the server stops")
             return
         for found in framer.feed(chunk):
-            if isinstance(found, str):
-                _log(server, f"dmtool: skipped {found}; reading resumes at the next message")
-            else:
-                _take(server.protocol, found)
+            _handle(server, found)
+
+
+def _handle(server: LanguageServer, found: bytes | str) -> None:
+    """Take a message's body, or log why bytes were skipped."""
+    if isinstance(found, str):
+        _log(server, f"dmtool: skipped {found}; reading resumes at the next message")
+    else:
+        _take(server.protocol, found)
 
 
 def _take(protocol: JsonRPCProtocol, body: bytes) -> None:

@@ -30,9 +30,17 @@ from dmtool import __version__
 from dmtool.errors import DmtoolError
 from dmtool.loading.collector import settle_lasting_state
 from dmtool.lsp.buffers import IndexedWorkspace
+from dmtool.lsp.capabilities import (
+    CODE_ACTION_KINDS,
+    COMPLETION_TRIGGERS,
+    INTER_FILE_DEPENDENCIES,
+    NAME,
+    differences,
+)
 from dmtool.lsp.completion import complete
 from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
+from dmtool.lsp.early import HANDOVER_ID, Opening
 from dmtool.lsp.explain_links import ExplainLinks
 from dmtool.lsp.framing import serve_stdio
 from dmtool.lsp.lenses import code_lenses
@@ -60,7 +68,7 @@ class DmtoolServer(LanguageServer):
     """The server's state: the live workspace, the pending edits and the checker task."""
 
     def __init__(self) -> None:
-        super().__init__("dmtool", __version__,
+        super().__init__(NAME, __version__,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.live = LiveWorkspace()
         self.links = ExplainLinks()
@@ -410,7 +418,7 @@ def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
     return hover(context, params.position) if context else None
 
 
-@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":"]))
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
 @_after_first_analysis
 @_safe(None)
 def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.CompletionList | None:
@@ -419,7 +427,7 @@ def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.Compl
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind(k) for k in CODE_ACTION_KINDS]))
 @_after_first_analysis
 @_safe([])
 def _code_action(ls: DmtoolServer, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -470,7 +478,8 @@ def _workspace_symbols(ls: DmtoolServer, params: types.WorkspaceSymbolParams) ->
 
 
 @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(inter_file_dependencies=True, workspace_diagnostics=False))
+                types.DiagnosticOptions(inter_file_dependencies=INTER_FILE_DEPENDENCIES,
+                                        workspace_diagnostics=False))
 @_after_first_analysis
 @_safe(None)
 def _pull(ls: DmtoolServer, params: types.DocumentDiagnosticParams) -> types.RelatedFullDocumentDiagnosticReport:
@@ -552,7 +561,36 @@ def _code_lens(ls: DmtoolServer, params: types.CodeLensParams) -> list[types.Cod
     return code_lenses(document, snapshot.documents, ls.tools.finder, snapshot.corpus)
 
 
-def serve() -> None:
-    """Run the server on standard input and output until the client says exit."""
+def _answered_early(server: DmtoolServer, sent: dict[str, Any]) -> None:
+    """The client had its answer to `initialize` before the server was imported
+    (early.py): pygls's own answer to the handover (HANDOVER_ID) is never sent, only
+    compared with the one sent, and any difference logged to the editor."""
+    protocol = server.protocol
+    send = protocol._send_data
+    awaited = True  # the handover is answered once: later messages all go out
+
+    def send_data(data: Any) -> None:
+        nonlocal awaited
+        if not awaited or getattr(data, "id", None) != HANDOVER_ID:
+            send(data)
+            return
+        awaited = False
+        answer = json.loads(json.dumps(data, default=protocol._serialize_message))
+        if "error" in answer:
+            found = [f"pygls answered with an error: {answer['error'].get('message')}"]
+        else:
+            found = differences(sent, answer.get("result"))
+        if found:
+            server.log("dmtool: initialize was answered before the server was loaded, and that "
+                       f"answer differs from pygls's: {'; '.join(found)}", types.MessageType.Warning)
+
+    protocol._send_data = send_data
+
+
+def serve(opening: Opening | None = None) -> None:
+    """Run the server on standard input and output until the client says exit, after
+    what early.py read (and answered) before the server was imported."""
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)  # pygls's start_io, resilient
+    if opening is not None and opening.answered is not None:
+        _answered_early(server, opening.answered)
+    serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer, opening)  # pygls's start_io, resilient

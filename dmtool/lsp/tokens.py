@@ -16,6 +16,15 @@ from typing import Any, NamedTuple
 from lsprotocol import types
 
 from dmtool.loading import SourceDocument
+from dmtool.lsp.capabilities import (
+    CODA,
+    DECLARATION,
+    ENTRY,
+    TEST,
+    TOKEN_MODIFIERS,
+    TOKEN_TYPES,
+    UNRESOLVED,
+)
 from dmtool.lsp.context import value_at
 from dmtool.lsp.convert import line_of, utf16_column
 from dmtool.lsp.extents import Extent, entry_extents
@@ -23,12 +32,8 @@ from dmtool.lsp.lines import line_index
 from dmtool.lsp.schema_nav import Found, ReferenceFinder
 from dmtool.lsp.targets import books_for, kind_of
 
-# The legend: token types and modifiers are sent as indexes into these lists. Standard
-# names, so an editor's theme colours them without being told about dmtool.
-ENTRY, CODA, TEST = "enumMember", "class", "function"
-TOKEN_TYPES = [ENTRY, CODA, TEST]
-DECLARATION, UNRESOLVED = "declaration", "unresolved"
-TOKEN_MODIFIERS = [DECLARATION, UNRESOLVED]
+# The legend (token types and modifiers, sent as indexes into its lists) is stated in
+# capabilities.py, which answers `initialize` before lsprotocol is imported.
 LEGEND = types.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
 # The tokens of the documents asked about last, by section (an entry of a storybook, or

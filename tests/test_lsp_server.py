@@ -168,6 +168,28 @@ async def test_outline_groups_entries_by_block_and_ending(client, workspace):
         assert _inside(group.selection_range, group.range)
 
 
+async def test_the_outline_after_an_edit_describes_the_edited_text(client, workspace):
+    # The server writes each version's outline as soon as its analysis is published (it
+    # was asked for one before): what it answers must be the new text's, not the last.
+    path = workspace / STORYBOOK
+    uri = path.as_uri()
+    asked = types.DocumentSymbolParams(text_document=_doc(uri))
+    before = await client.text_document_document_symbol_async(asked)
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("title: The Bell Under the Water\n",
+                          "title: The Bell Under the Water, Rung\n    # a line more\n", 1)
+    edited = edited.replace("goto: 11", "goto: 9999", 1)  # to know when it is analysed
+    replace_all(client, uri, edited, 20)
+    await diagnostics_for(client, uri, lambda found: any(d.code == "DM301" for d in found))
+    after = await client.text_document_document_symbol_async(asked)
+    assert after[0].children[0].name == "1 The Bell Under the Water, Rung"
+    assert after[0].children[1].range.start.line == before[0].children[1].range.start.line + 1
+    assert after[-1].range.end.line == before[-1].range.end.line + 1
+    replace_all(client, uri, text, 21)
+    await diagnostics_for(client, uri, lambda found: not found)
+    assert await client.text_document_document_symbol_async(asked) == before
+
+
 def _inside(inner: types.Range, outer: types.Range) -> bool:
     def order(at: types.Position) -> tuple[int, int]:
         return (at.line, at.character)

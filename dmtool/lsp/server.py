@@ -17,7 +17,7 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -90,6 +90,9 @@ class DmtoolServer(LanguageServer):
         self.current = threading.Event()
         # Analyses stopped half way because a newer edit came (see _apply).
         self.stopped = 0
+        # The files whose outline the editor asks for: it asks again after each edit, so
+        # each new version's outline is written as soon as its analysis is published.
+        self.outlined: set[Path] = set()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dmtool-check")
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -161,9 +164,17 @@ class DmtoolServer(LanguageServer):
             for path in edited - changed.keys():  # an edited buffer always hears back
                 changed[path] = after.diagnostics.get(path, ())
             self._publish(changed)
+            self._outline_ahead(after, changed.keys())
             published, edited = after, set()
             self.analysed.set()
             self.current.set()
+
+    def _outline_ahead(self, snapshot: Snapshot, changed: Iterable[Path]) -> None:
+        """Write the outlines the editor will ask for, off the loop (outline.py keeps them)."""
+        for path in self.outlined.intersection(changed):
+            document = snapshot.documents.get(path)
+            if document is not None:
+                _REQUESTS.submit(outline, document, snapshot.corpus)
 
     def _apply(self, changes: dict[Path, Any]) -> Snapshot | None:
         """On the worker thread: load once, apply the edits, analyse."""
@@ -456,7 +467,10 @@ def _symbols(ls: DmtoolServer, params: types.DocumentSymbolParams) -> Any:
     ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
     document = context.document if context else None
-    return Prepared(outline(document, ls.live.snapshot.corpus)) if document is not None else []
+    if document is None:
+        return []
+    ls.outlined.add(document.path)
+    return Prepared(outline(document, ls.live.snapshot.corpus))
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
@@ -587,10 +601,18 @@ def _answered_early(server: DmtoolServer, sent: dict[str, Any]) -> None:
     protocol._send_data = send_data
 
 
+SWITCH_INTERVAL = 0.001
+
+
 def serve(opening: Opening | None = None) -> None:
     """Run the server on standard input and output until the client says exit, after
     what early.py read (and answered) before the server was imported."""
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    # The checker's thread holds the interpreter for long stretches of analysis; the
+    # event loop and the request threads, which answer the editor, wait for it at most
+    # this long each time (Python's default is 5 ms, and an answer passes between
+    # threads several times).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     if opening is not None and opening.answered is not None:
         _answered_early(server, opening.answered)
     serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer, opening)  # pygls's start_io, resilient

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -75,3 +77,40 @@ def test_check_does_not_import_the_language_server_libraries(tmp_path):
                           "'content/wanderers/hollis-brandt/codas/chalk-dust.yaml']; main()"],
                          capture_output=True, text=True, check=False)
     assert run.stdout.strip().splitlines()[-1] == "['dmtool']"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+HOLLIS = ROOT / "content" / "wanderers" / "hollis-brandt" / "storybook.yaml"
+
+
+def _variants() -> list[tuple[str, str]]:
+    """The sample storybook as written and as authors leave it while typing: an open
+    bracket, a line at one space, a tab, a block scalar whose lines reach the margin, a
+    comment at the margin between entries, a key typed at the entries' own indent."""
+    whole = HOLLIS.read_text(encoding="utf-8")
+    # Its first 20 entries and what follows the entries (the endings): every line of it is
+    # placed both ways, and reading from the top costs as many lines as there are above.
+    starts = [found.start() + 1 for found in re.finditer(r"\n  - entry: ", whole)]
+    ending = re.compile(r"\n(?=[^ \n#])").search(whole, starts[-1]).start() + 1
+    text = whole[:starts[20]] + whole[ending:]
+    middle, later = starts[8], starts[14]
+    return [
+        ("as written", text),
+        ("open bracket", text[:middle] + "  - entry: 999\n    effects: [{goto: 12\n" + text[middle:]),
+        ("one space", text[:middle] + " title: stray\n" + text[middle:]),
+        ("tab", text[:middle] + "\ttitle: tabbed\n" + text[middle:]),
+        ("margin comment", text[:middle] + "# the second half\n\n" + text[middle:]),
+        ("key at the dash", text[:middle] + "  kind: finale\n" + text[middle:]),
+        ("prose at the margin", text[:later] + "  - text: |\n  broken\n" + text[later:]),
+        ("no entries key", text.replace("\nentries:\n", "\nentrees:\n", 1)),
+    ]
+
+
+@pytest.mark.parametrize(("name", "text"), _variants(), ids=[n for n, _t in _variants()])
+def test_reading_from_the_cursors_entry_places_it_as_reading_from_the_top(name, text):
+    # Every line, at its margin, its content's start, its middle and its end (and past it).
+    for line, written in enumerate(text.split("\n")):
+        start = len(written) - len(written.lstrip(" "))
+        for column in sorted({0, start + 2, len(written) // 2, len(written) + 3}):
+            assert cursor_at(text, line, column) == cursor_at(text, line, column, from_entry=False), (
+                name, line, column, written)

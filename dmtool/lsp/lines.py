@@ -8,6 +8,7 @@ outline, folding) quadratic; with the line starts kept per text it is one lookup
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
@@ -27,6 +28,10 @@ class LineIndex:
     @property
     def count(self) -> int:
         return len(self.starts) - 1
+
+    def line_at(self, offset: int) -> int:
+        """The 0-based line that the character at `offset` is on."""
+        return bisect_right(self.starts, offset) - 1
 
     def line(self, number: int) -> str:
         """The 0-based line `number` ('' outside the text), without its line break."""

@@ -240,7 +240,8 @@ server = DmtoolServer()
 
 
 class Prepared:
-    """An answer already written as JSON text (the outline's, outline.py), sent as it is.
+    """An answer already written as JSON text (the outline's, outline.py, or one made into
+    JSON on a worker thread), sent as it is.
     cattrs passes a class it does not know through unchanged; `_send_prepared` writes
     its text, and pygls's own JSON encoder, which takes an object's `__dict__`, would
     find the data there. An editor asks for the outline after every key: a 10,000-entry
@@ -430,11 +431,13 @@ def _hover(ls: DmtoolServer, params: types.HoverParams) -> types.Hover | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
-@_after_first_analysis
+@_off_loop  # a long book's entry numbers are thousands of items: made and written off the loop
 @_safe(None)
-def _completion(ls: DmtoolServer, params: types.CompletionParams) -> types.CompletionList | None:
+def _completion(ls: DmtoolServer, params: types.CompletionParams) -> Any:
+    ls.analysed.wait(FIRST_ANALYSIS_WAIT)  # on a worker thread: blocking is fine here
     context = ls.context(params.text_document.uri)
-    return complete(context, params.position) if context else None
+    found = complete(context, params.position) if context else None
+    return Prepared(json.dumps(ls.protocol._converter.unstructure(found))) if found is not None else None
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,

@@ -26,7 +26,7 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import client_capabilities
 
-from dmtool.lsp.capabilities import differences, initialize_result
+from dmtool.lsp.capabilities import differences, in_utf16, initialize_result
 from dmtool.lsp.early import HANDOVER_ID, Opening, answer_early, read_opening
 from dmtool.lsp.frames import Framer
 from dmtool.lsp.server import server as lsp_server
@@ -74,8 +74,9 @@ def pygls_answer() -> Iterator[Callable[[dict[str, Any]], dict[str, Any]]]:
     saved = [(kept, dict(vars(kept))) for kept in (lsp_server, protocol)]
 
     def answer(capabilities: dict[str, Any]) -> dict[str, Any]:
-        params = protocol._converter.structure(
-            {"processId": None, "rootUri": None, "capabilities": capabilities}, types.InitializeParams)
+        params = protocol._converter.structure(  # as framing.py hands them to pygls
+            in_utf16({"processId": None, "rootUri": None, "capabilities": capabilities}),
+            types.InitializeParams)
         steps = protocol.lsp_initialize(params)
         handler, _args, _kwargs = next(steps)
         assert handler.func.__name__ == "_initialize"  # pygls binds the server to it
@@ -112,18 +113,26 @@ def test_a_feature_registered_without_its_capability_is_found(pygls_answer) -> N
     assert found == ["capabilities.documentHighlightProvider: sent nothing, pygls true"]
 
 
+@pytest.mark.parametrize("encodings", [["utf-8", "utf-16"], ["utf-32"], ["utf-8"], "utf-8", [8]])
+def test_dmtool_speaks_utf16_whatever_encodings_the_client_lists(encodings: Any, pygls_answer) -> None:
+    # dmtool counts columns in UTF-16 units; the protocol's default, which every client
+    # speaks. pygls took the client's first it knew (Neovim lists utf-8 first).
+    capabilities = {"general": {"positionEncodings": encodings}}
+    early = initialize_result({"capabilities": capabilities})
+    assert early is not None and early["capabilities"]["positionEncoding"] == "utf-16"
+    assert pygls_answer(capabilities)["capabilities"]["positionEncoding"] == "utf-16"
+
+
 @pytest.mark.parametrize("capabilities", [
-    {"general": {"positionEncodings": "utf-8"}},
-    {"general": {"positionEncodings": [8]}},
     {"general": ["utf-8"]},
     {"textDocument": {"rename": {"prepareSupport": "yes"}}},
     {"textDocument": {"synchronization": {"willSave": 1}}},
     {"textDocument": []},
     {"workspace": {"fileOperations": {"didRename": "true"}}},
-], ids=["encodings-a-string", "encodings-numbers", "general-a-list", "prepare-a-string",
+], ids=["general-a-list", "prepare-a-string",
         "will-save-a-number", "text-document-a-list", "file-operation-a-string"])
 def test_capabilities_of_the_wrong_shape_are_left_to_pygls(capabilities: dict[str, Any]) -> None:
-    # pygls's reading of them may differ (it reads "utf-8" as five encodings): no early answer.
+    # pygls's reading of them may differ: no early answer.
     assert initialize_result({"capabilities": capabilities}) is None
 
 
@@ -307,6 +316,20 @@ def test_a_real_server_answers_initialize_once_with_the_early_answer_and_works(
     assert not [line for line in session.logged() if "initialize" in line]
 
 
+@pytest.mark.parametrize("early", [True, False], ids=["answered-early", "answered-by-pygls"])
+def test_a_real_server_speaks_utf16_to_a_client_that_lists_utf8_first(
+        session: Session, tmp_path: Path, early: bool) -> None:
+    if not early:  # a first message that is no initialize: pygls answers the initialize
+        session.send(request(5, "textDocument/hover", {"textDocument": {"uri": session.uri},
+                                                       "position": {"line": 0, "character": 0}}))
+    capabilities = {"general": {"positionEncodings": ["utf-8", "utf-16", "utf-32"]}}
+    session.send(request(1, "initialize", _initialize(capabilities, tmp_path)))
+    assert session.answer(1)["result"]["capabilities"]["positionEncoding"] == "utf-16"
+    session.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    assert session.end() == 0
+    assert not [line for line in session.logged() if "initialize" in line]
+
+
 def test_messages_sent_at_once_after_initialize_are_handled_in_order(
         session: Session, tmp_path: Path) -> None:
     # The editor does not wait: initialize, initialized, didOpen and a request in one write,
@@ -328,8 +351,7 @@ def test_messages_sent_at_once_after_initialize_are_handled_in_order(
     b"Content-Length: 9\r\n\r\n{not json",
     frame(request(5, "textDocument/hover", {"textDocument": {"uri": "file:///x.yaml"},
                                             "position": {"line": 0, "character": 0}})),
-    frame(request(5, "initialize", {"processId": None, "capabilities": {
-        "general": {"positionEncodings": "utf-8"}}})),
+    frame(request(5, "initialize", {"processId": None, "capabilities": {"general": ["utf-8"]}})),
 ], ids=["bad-frame", "not-json", "a-request", "capabilities-of-the-wrong-shape"])
 def test_when_the_first_message_is_not_answered_early_the_server_reads_it_as_before(
         session: Session, tmp_path: Path, first: bytes) -> None:

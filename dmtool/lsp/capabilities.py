@@ -41,9 +41,8 @@ INTER_FILE_DEPENDENCIES = True
 
 # LSP's TextDocumentSyncKind.Incremental: edits arrive as ranged changes.
 _INCREMENTAL = 2
-# The position encodings pygls can speak; it takes the client's first of them, else UTF-16.
-_ENCODINGS = ("utf-8", "utf-16", "utf-32")
-_DEFAULT_ENCODING = "utf-16"
+# The position encoding dmtool speaks (see in_utf16).
+_UTF16 = "utf-16"
 # The file operations a client may say it sends, and the options dmtool registers for
 # each (none: dmtool handles none of them). pygls states an operation's options only when
 # the client supports it and the server registered it.
@@ -60,12 +59,29 @@ class _Unsure(ValueError):
     them may differ from this module's, so this module gives no answer."""
 
 
+def in_utf16(params: Any) -> Any:
+    """The `initialize` request's params as the server reads them: without the client's
+    list of position encodings, so that pygls settles on UTF-16, the protocol's default,
+    which every client speaks. dmtool counts every column it reads and writes in UTF-16
+    units; pygls takes the client's first encoding it knows (Neovim lists utf-8 first),
+    and every range on a line with a character outside ASCII was then off, a quick fix's
+    edit among them."""
+    if not isinstance(params, dict):
+        return params
+    client = params.get("capabilities")
+    general = client.get("general") if isinstance(client, dict) else None
+    if not isinstance(general, dict) or "positionEncodings" not in general:
+        return params
+    general = {key: value for key, value in general.items() if key != "positionEncodings"}
+    return {**params, "capabilities": {**client, "general": general}}
+
+
 def initialize_result(params: dict[str, Any]) -> dict[str, Any] | None:
     """pygls's InitializeResult for dmtool, as JSON, for the `initialize` request's
-    `params`; None when the params are not of the shape the answer depends on (pygls
-    then answers, whatever it makes of them)."""
-    client = params.get("capabilities")
-    if not isinstance(client, dict):
+    `params` (as in_utf16 gives them to pygls); None when the params are not of the shape
+    the answer depends on (pygls then answers, whatever it makes of them)."""
+    client = in_utf16(params).get("capabilities")
+    if not isinstance(client, dict) or not isinstance(client.get("general") or {}, dict):
         return None
     try:
         capabilities = server_capabilities(client)
@@ -78,7 +94,7 @@ def server_capabilities(client: dict[str, Any]) -> dict[str, Any]:
     """dmtool's ServerCapabilities, told to a client with `client`'s capabilities (in
     the order pygls writes them)."""
     return {
-        "positionEncoding": _position_encoding(client),
+        "positionEncoding": _UTF16,  # see in_utf16
         "textDocumentSync": _text_document_sync(client),
         "completionProvider": {"triggerCharacters": list(COMPLETION_TRIGGERS)},
         "hoverProvider": True,
@@ -102,15 +118,6 @@ def server_capabilities(client: dict[str, Any]) -> dict[str, Any]:
             "fileOperations": _file_operations(client)},
         # A client's notebookDocument capabilities change nothing: dmtool syncs no notebooks.
     }
-
-
-def _position_encoding(client: dict[str, Any]) -> str:
-    encodings = _member(client, "general", "positionEncodings")
-    if encodings is None:
-        return _DEFAULT_ENCODING
-    if not (isinstance(encodings, list) and all(isinstance(e, str) for e in encodings)):
-        raise _Unsure("general.positionEncodings")
-    return next((e for e in encodings if e in _ENCODINGS), _DEFAULT_ENCODING)
 
 
 def _text_document_sync(client: dict[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCProtocol
 
+from dmtool.lsp.capabilities import in_utf16
 from dmtool.lsp.early import Opening
 from dmtool.lsp.frames import CHUNK, Framer
 
@@ -103,6 +104,8 @@ def _take(protocol: JsonRPCProtocol, body: bytes) -> None:
         protocol._send_response(None, None, JsonRpcParseError().to_response_error())
         return
     request = isinstance(data, dict) and "id" in data and "method" in data
+    if request and data["method"] == "initialize":
+        data = {**data, "params": in_utf16(data.get("params"))}  # see capabilities.py
     problem = _position_problem(data.get("params")) if request else None
     try:
         if problem is not None:

@@ -89,7 +89,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     # hooks (which builds dmtool from its repository) then install without the network.
     house = here.root / "wheelhouse"
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-          "--wheel-dir", str(house), str(wheel), "pre-commit>=3.5,<5", "setuptools>=68",
+          "--wheel-dir", str(house), str(wheel), "pre-commit>=3.5,<5", "setuptools>=77",
           "wheel"], here.root, here.env, timeout=900)
     # No byte-compiling on install either: most of an install's time, for files this
     # module runs a few times at most.

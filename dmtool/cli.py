@@ -718,14 +718,23 @@ def site(content: Path | None, out: Path, fmt: str, force: bool, dry_run: bool,
               "Example: dmtool test --coverage")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format (default text). Example: --format json > results.json")
+@click.option("--content", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None,
+              help="The content folder (or a checkout holding content/) that fixtures without "
+              "a content: key of their own borrow from and that is checked with them; default: "
+              "the configured 'content', else content/ here. Example: --content ../dm/content")
 def test_command(paths: tuple[Path, ...], keyword: str | None, explain: bool, coverage: bool,
-                 fmt: str) -> None:
+                 fmt: str, content: Path | None) -> None:
     """Run scenario fixtures through the reference rules engine.
 
     PATHS are fixture files or folders (default: tests/scenarios). Exit code 0 when every
     fixture passed or was skipped, 1 when any failed, 2 for a usage or internal error.
     """
+    from dmtool.packaged import checkout_content, set_content_tree
     from dmtool.scenarios.commands import DEFAULT_PATHS, ScenarioOptions, run_tests
+
+    if content is not None:
+        set_content_tree(checkout_content(content).resolve())
 
     options = ScenarioOptions(paths=paths or DEFAULT_PATHS, keyword=keyword, explain=explain,
                               coverage=coverage, format=fmt)

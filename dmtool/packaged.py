@@ -31,6 +31,12 @@ def set_author_trees(*, schemas: Path | None, content: Path | None) -> None:
     _Chosen.schemas, _Chosen.content = schemas, content
 
 
+def set_content_tree(content: Path) -> None:
+    """The content tree for this process, as a command's --content names it (the
+    configured schemas stay)."""
+    _Chosen.content = content
+
+
 def schema_dir() -> Path:
     """The schemas every command checks with: the configured folder; else a `schemas/`
     of the working folder that holds dmtool's kinds (the author's own copy, which takes

@@ -7,7 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from dmtool.cli import cli
 from dmtool.errors import UsageError
 from dmtool.scenarios.commands import ScenarioOptions, run_tests
 from dmtool.scenarios.select import compile_keyword
@@ -208,3 +210,25 @@ def test_a_file_among_the_fixtures_whose_kind_is_misspelt_is_reported(tmp_path: 
     code, text = run((tmp_path,))
     assert code == 1
     assert "bad.yaml" in text and "'scenaro'" in text and "did you mean 'scenario'" in text
+
+
+def test_content_names_the_tree_fixtures_without_their_own_borrow_from_and_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `dmtool test --content`: fixtures that name no content: of their own run on that tree,
+    # and it is the tree whose errors are reported with them; here a checkout holding it.
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "content" / "codas").mkdir(parents=True)
+    (elsewhere / "content" / "codas" / "broken.yaml").write_text("kind: coda\nid: broken\ntitel: Broken\n")
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    write(fixtures, "moves")
+    monkeypatch.chdir(tmp_path)  # no content/ here: the games dmtool ships
+    plain = CliRunner().invoke(cli, ["test", str(fixtures)])
+    assert plain.exit_code == 0, plain.output
+    given = CliRunner().invoke(cli, ["test", str(fixtures), "--content", str(elsewhere)])
+    assert given.exit_code == 1, given.output
+    assert "1 passed, 0 failed" in given.output
+    assert "codas/broken.yaml" in given.output and "unknown property 'titel'" in given.output
+    missing = CliRunner().invoke(cli, ["test", str(fixtures), "--content", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output

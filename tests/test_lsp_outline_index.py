@@ -148,6 +148,10 @@ def test_the_outline_is_a_list_of_document_symbols_covering_their_entries():
     text = loaded.document.text.split("\n")
     entries = [child for group in symbols for child in group.children or []]
     assert len(entries) == 153
+    # An entry's kind is said beside its name where its group does not say it already.
+    assert all(child.detail is None for group in symbols[:3] for child in group.children or [])
+    assert {child.detail for group in symbols[3:] for child in group.children or []} <= {
+        "finale", "conclusion"}
     for child in entries:
         assert text[child.range.start.line].startswith("  - entry: ")
         assert child.name.startswith(text[child.range.start.line][len("  - entry: "):])

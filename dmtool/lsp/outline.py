@@ -243,8 +243,17 @@ def _named(item: Any, number: int | None) -> tuple[str, str, str | None]:
         return "", "", None
     kind = item.get("kind")
     block = _BLOCK_LABELS.get(kind, "") if kind.__class__ is str else ""
-    detail = str(kind or "")
+    detail = _detail(kind)
     return json.dumps(_name(number, item)), f',"detail":{json.dumps(detail)}' if detail else "", block
+
+
+def _detail(kind: Any) -> str | None:
+    """What an entry's symbol says beside its name: its kind, unless its group says it
+    (every entry under Encounters is an exploration; a 10,000-entry book's outline was a
+    tenth longer for saying so each time)."""
+    if kind.__class__ is str and kind in _BLOCK_LABELS:
+        return None
+    return str(kind or "") or None
 
 
 def _number(item: Any) -> int | None:
@@ -267,7 +276,7 @@ def _storybook(document: SourceDocument, book: Book, finale: list[tuple[str, int
             letter = owner.get(number)
             group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
         extent = extents.get(number)
-        detail = str(kind or "") or None
+        detail = _detail(kind)
         if extent is not None and extent.parts == parts:
             symbol = before.get(id(entry))
             if (symbol is None or symbol.item is not entry or symbol.first != extent.first

@@ -38,9 +38,17 @@ class Client:
         self.arrived: dict[int, float] = {}
         self.next_id = 0
         self.version = 1
-        self.reader = asyncio.get_running_loop().create_task(self._read())
+        # Each message as it came in (when its last byte did, and its body), decoded in order.
+        self._bodies: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+        self.reader = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        await asyncio.gather(self._read(), self._decode())
 
     async def _read(self) -> None:
+        """The server's messages, each timed when its last byte comes in. Decoding a long
+        answer (a 10,000-entry outline: ~40 ms of json.loads) is done on another thread,
+        so the messages after it are timed when they come, not when this client is free."""
         stream = self.process.stdout
         assert stream is not None
         while True:
@@ -48,11 +56,16 @@ class Client:
             length = int(next(line.split(b":")[1] for line in header.split(b"\r\n")
                               if line.lower().startswith(b"content-length")))
             body = await stream.readexactly(length)
-            arrived = time.perf_counter()
-            message = json.loads(body)
+            self._bodies.put_nowait((time.perf_counter(), body))
+
+    async def _decode(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            arrived, body = await self._bodies.get()
+            message = await loop.run_in_executor(None, json.loads, body)
             if message.get("method") == "textDocument/publishDiagnostics":
                 params = message["params"]
-                self.published.put_nowait((time.perf_counter(), params["uri"], params["diagnostics"],
+                self.published.put_nowait((arrived, params["uri"], params["diagnostics"],
                                            params.get("version")))
             elif "id" in message and "method" in message:  # a request from the server
                 self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})

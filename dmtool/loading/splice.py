@@ -60,14 +60,18 @@ _STRIDE = 4096
 class EntriesEdit(NamedTuple):
     """What an edit spliced in changed: the lines of the part parsed again (1-based; the
     part starts on the same line in both texts and ends before `old_end` in the old text,
-    before `new_end` in the new one), and the keys whose values differ between the entries
+    before `new_end` in the new one), the keys whose values differ between the entries
     it replaced and those it put in their place, taken pairwise (None when it added or
-    removed entries, or an entry is not a mapping)."""
+    removed entries, or an entry is not a mapping), and which entries those are: from
+    index `first_entry`, `replaced` of the old list and `added` of the new one."""
 
     first_line: int
     old_end: int
     new_end: int
     changed_keys: frozenset[str] | None
+    first_entry: int
+    replaced: int
+    added: int
 
     def moved(self, line: int) -> int | None:
         """Where a line of the old text is in the new one; None for a line of the part
@@ -116,7 +120,8 @@ def spliced_data(old_text: str, old_data: Any, text: str) -> Spliced | None:
     spliced[EDITED_LIST] = [*entries[:index], *added, *entries[index + len(replaced):]]
     first_line = text.count("\n", 0, first) + 1
     edit = EntriesEdit(first_line, first_line + old_part.count("\n"),
-                       first_line + part.count("\n"), _changed_keys(replaced, added))
+                       first_line + part.count("\n"), _changed_keys(replaced, added),
+                       index, len(replaced), len(added))
     return Spliced(spliced, edit)
 
 

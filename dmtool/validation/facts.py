@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from dmtool.loading import SourceDocument
-from dmtool.loading.splice import EDITED_LIST
+from dmtool.loading.splice import EDITED_LIST, EntriesEdit
 from dmtool.validation.references import Reference, ReferenceWalker
 from dmtool.validation.schemas import SchemaSet
 
@@ -133,25 +133,73 @@ def walker_for(schemas: SchemaSet) -> ReferenceWalker:
 
 def facts_after_edit(document: SourceDocument, walker: ReferenceWalker) -> DocumentFacts | None:
     """The facts of a document that passed its schema and was spliced from the one its
-    file gave before (loading/splice.py), when that one passed its schema too and the
-    edit changed only members of its entries under which the walk finds no reference
-    (their prose): the references found before, and the rest extracted again; None
-    when the references must be walked for again."""
+    file gave before (loading/splice.py), when that one passed its schema too: the rest
+    extracted again, and the references found before, except those of the entries the
+    edit parsed again, which are walked for (none, when it changed only members under
+    which the walk finds no reference: their prose); the entries after them keep theirs,
+    at their new index. None when the references must be walked for again."""
     edit = document.edit
-    if edit is None or edit.changed_keys is None:
+    if edit is None:
         return None
     packed = document.memos_before_edit.get(FACTS_MEMO)
     if packed is None or not is_packed_facts(packed):
         return None
     before = unpack_facts(packed)
-    if (before.standing is not Standing.TRUSTED
-            or walker.members_may_refer(before.kind, EDITED_LIST, edit.changed_keys)):
+    if before.standing is not Standing.TRUSTED:
         return None
     now = extract_facts(document.data, standing=Standing.TRUSTED)  # no walker: no references
     if now is None or now.kind != before.kind:
         return None
+    references: tuple[Reference, ...] | None = before.references
+    if (edit.changed_keys is None
+            or walker.members_may_refer(before.kind, EDITED_LIST, edit.changed_keys)):
+        references = _references_after(document, walker, before, edit)
+    if references is None:
+        return None
     return DocumentFacts(now.kind, now.id, now.standing, now.defines, now.entries, now.endings,
-                         before.references)
+                         references)
+
+
+def _references_after(document: SourceDocument, walker: ReferenceWalker, before: DocumentFacts,
+                      edit: EntriesEdit) -> tuple[Reference, ...] | None:
+    """The references of an edited document, in the whole walk's order: those found before
+    outside the entries and in the entries the edit kept (those after the edited ones
+    moved by the entries it added or removed), and the edited entries' own, walked for."""
+    data = document.data
+    items = data.get(EDITED_LIST) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return None
+    edited = walker.references_in_items(before.kind, EDITED_LIST,
+                                        items[edit.first_entry:edit.first_entry + edit.added],
+                                        edit.first_entry)
+    if edited is None:
+        return None
+    # The whole walk takes the document's top-level members in their order (a splice
+    # keeps it), and each one's references together.
+    order = {key: at for at, key in enumerate(data)}
+    entries_at = order[EDITED_LIST]
+    kept_end, moved = edit.first_entry + edit.replaced, edit.added - edit.replaced
+    above: list[Reference] = []
+    head: list[Reference] = []
+    tail: list[Reference] = []
+    below: list[Reference] = []
+    for reference in before.references:
+        top = reference.path[0]
+        if top != EDITED_LIST:
+            at = order.get(top)
+            if at is None:
+                return None
+            (above if at < entries_at else below).append(reference)
+            continue
+        index = reference.path[1]
+        if not isinstance(index, int):
+            return None
+        if index < edit.first_entry:
+            head.append(reference)
+        elif index >= kept_end:
+            tail.append(reference if not moved else Reference(
+                (EDITED_LIST, index + moved, *reference.path[2:]), reference.kinds, reference.value))
+    return (*above, *head, *edited, *tail, *below)
 
 
 def remember_facts(document: SourceDocument, facts: DocumentFacts) -> None:

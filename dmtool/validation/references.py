@@ -90,6 +90,32 @@ class ReferenceWalker:
             _walk(plan, data, (), found)
         return found
 
+    def references_in_items(self, kind: str, list_key: str, items: list[Any],
+                            first: int) -> list[Reference] | None:
+        """The references under `items`, items `first`, `first + 1`... of the top-level
+        list `list_key` of a document of `kind`, as the whole walk finds them; None when
+        the whole walk does not find them item by item (more than one step over the
+        document's members or the list's items), so that they cannot be told apart."""
+        schema_id = self._schemas.kinds.get(kind)
+        if schema_id is None:
+            return None
+        plan = self._plan(schema_id, self._schemas.by_id[schema_id])
+        if plan is None:
+            return []  # nothing in such a document refers
+        if not plan.ready:
+            _flatten(plan)
+        if len(plan.on_mapping) != 1:
+            return None
+        properties, additional = plan.on_mapping[0]
+        listed = properties.get(list_key, additional)
+        if listed is None:
+            return []  # the list is not walked
+        if listed.on_mapping or listed.on_text or len(listed.on_list) > 1:
+            return None
+        found: list[Reference] = []
+        _walk_items(listed, items, ((), list_key), found, first)
+        return found
+
     def members_may_refer(self, kind: str, list_key: str, members: frozenset[str]) -> bool:
         """Whether the walk of a document of `kind` may find a reference under one of
         `members` of a mapping in its top-level list `list_key` (a storybook's entries):
@@ -271,14 +297,16 @@ def _walk_member(sub: _Plan, value: Any, path: Any, found: list[Reference]) -> N
         _walk(sub, value, path, found)
 
 
-def _walk_items(plan: _Plan, data: list[Any], path: Any, found: list[Reference]) -> None:
-    """_walk of a list: its items, walked with each of the plan's item plans in turn."""
+def _walk_items(plan: _Plan, data: list[Any], path: Any, found: list[Reference],
+                first: int = 0) -> None:
+    """_walk of a list: its items, walked with each of the plan's item plans in turn (the
+    first of `data` being the list's item `first`)."""
     for items in plan.on_list:
         keys = items.keys
         # Where a mapping may name many members, one test first tells whether any of
         # them is there (most effects are mappings of one member that is not walked).
         screen = keys if keys is not None and len(keys) > 3 else None
-        for index, value in enumerate(data):
+        for index, value in enumerate(data, first):
             if type(value) is dict:
                 if screen is not None and screen.isdisjoint(value):
                     continue

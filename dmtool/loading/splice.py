@@ -41,8 +41,10 @@ from dmtool.patterns import lazy
 
 # The top-level list a splice edits (EntriesEdit tells what changed in its items).
 EDITED_LIST = "entries"
-_ENTRIES_LINE = f"\n{EDITED_LIST}:\n"
-_ITEM = "\n  - "
+# dmtool's layout of a storybook's entries: the `entries:` line at the margin, and each
+# entry's first line from the line break before it (the language server reads them too).
+ENTRIES_LINE = f"\n{EDITED_LIST}:\n"
+ENTRY_LINE = "\n  - "
 _ITEM_DASH = "\n  -"
 # After `entries:`, the first line at the margin that is not a comment or blank ends the
 # sequence (the next top-level key).
@@ -52,7 +54,7 @@ _BLOCK_END = lazy(r"\n(?=[^ \n#])")
 _KEY_BLOCK_END = lazy(r"\n(?=[^ \n#-]|-[^ \n])")
 # A line a part may not hold: not an entry's first line, not indented further, not blank
 # and not a comment.
-_OUTSIDE_AN_ENTRY = lazy(r"\n(?!  - |   | *+(?:#|\n|\Z))")
+OUTSIDE_AN_ENTRY = lazy(r"\n(?!  - |   | *+(?:#|\n|\Z))")
 # Texts are compared this many characters at a time to find where they first differ.
 _STRIDE = 4096
 
@@ -135,7 +137,7 @@ def edited_part(old_text: str, old_data: Any, text: str) -> tuple[int, str] | No
     if region is None:
         return None
     part = text[region.first:region.end]
-    if not part.startswith("  - ") or _OUTSIDE_AN_ENTRY.search(part) is not None:
+    if not part.startswith("  - ") or OUTSIDE_AN_ENTRY.search(part) is not None:
         return None
     return text.count("\n", 0, region.first) + 1, part
 
@@ -161,14 +163,14 @@ def _edited_region(old_text: str, old_data: Any, text: str) -> _Region | None:
     changed_end = len(text) - suffix  # the first index of the common suffix in `text`
     if changed_end > new_end:
         return None  # the edit reaches past the entries (the part's lines are checked below)
-    first = text.rfind(_ITEM, block_start - 1, start) + 1
+    first = text.rfind(ENTRY_LINE, block_start - 1, start) + 1
     if first == 0:
         return None  # the edit is before the first entry's line
-    following = text.find(_ITEM, changed_end, new_end)
+    following = text.find(ENTRY_LINE, changed_end, new_end)
     end = following + 1 if following >= 0 else new_end
     if end - first > LARGEST:
         return None  # the part alone is beyond what yaml-rs is given (fast.py)
-    return _Region(first, end, end - shift, old_text.count(_ITEM, block_start - 1, first))
+    return _Region(first, end, end - shift, old_text.count(ENTRY_LINE, block_start - 1, first))
 
 
 def entry_offsets(text: str, entries: int) -> list[int] | None:
@@ -181,7 +183,7 @@ def entry_offsets(text: str, entries: int) -> list[int] | None:
     at, end = block
     starts = [at]
     while True:
-        following = text.find(_ITEM, at, end)
+        following = text.find(ENTRY_LINE, at, end)
         if following < 0:
             return [*starts, end]
         at = following + 1
@@ -240,13 +242,13 @@ def entries_block(text: str, entries: int) -> tuple[int, int] | None:
     Each entry's first line starts with `  -`, as every item of a block sequence two
     spaces in does; so when such lines are as many as the entries, and each is `  - `,
     no other line is one."""
-    at = text.find(_ENTRIES_LINE)
-    if at < 0 or text.find(_ENTRIES_LINE, at + 1) >= 0:
+    at = text.find(ENTRIES_LINE)
+    if at < 0 or text.find(ENTRIES_LINE, at + 1) >= 0:
         return None
-    block_start = at + len(_ENTRIES_LINE)
+    block_start = at + len(ENTRIES_LINE)
     found = _BLOCK_END.search(text, block_start - 1)
     end = found.start() + 1 if found is not None else len(text)
-    items = text.count(_ITEM, block_start - 1, end)
+    items = text.count(ENTRY_LINE, block_start - 1, end)
     if items != entries or text.count(_ITEM_DASH, block_start - 1, end) != items:
         return None
     return block_start, end
@@ -257,7 +259,7 @@ def _entries_of(part: str) -> list[Any] | None:
     passes the fast path's screen and walk; else None."""
     if not part.startswith("  - ") or not part.endswith("\n"):
         return None
-    if _OUTSIDE_AN_ENTRY.search(part) is not None:
+    if OUTSIDE_AN_ENTRY.search(part) is not None:
         return None
     window = "\n" + part
     if part_needs_libyaml(window):
@@ -265,7 +267,7 @@ def _entries_of(part: str) -> list[Any] | None:
     entries = parsed_part(part, depth=2)
     if entries.__class__ is not list:
         return None
-    lines = part.count(_ITEM) + 1
+    lines = part.count(ENTRY_LINE) + 1
     if len(entries) != lines or part.count(_ITEM_DASH) + 1 != lines:
         return None
     return entries

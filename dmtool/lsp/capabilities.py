@@ -43,11 +43,9 @@ INTER_FILE_DEPENDENCIES = True
 _INCREMENTAL = 2
 # The position encoding dmtool speaks (see in_utf16).
 _UTF16 = "utf-16"
-# The file operations a client may say it sends, and the options dmtool registers for
-# each (none: dmtool handles none of them). pygls states an operation's options only when
-# the client supports it and the server registered it.
-_FILE_OPERATIONS: dict[str, dict[str, Any] | None] = dict.fromkeys(
-    ("willCreate", "didCreate", "willDelete", "didDelete", "willRename", "didRename"))
+# The file operations a client may say it sends. pygls states an operation's options only
+# when the client supports it and the server registered it: dmtool registers none.
+_FILE_OPERATIONS = ("willCreate", "didCreate", "willDelete", "didDelete", "willRename", "didRename")
 
 
 # A member one JSON object has and the other lacks (see differences).
@@ -139,10 +137,11 @@ def _rename(client: dict[str, Any]) -> bool | dict[str, Any]:
 
 
 def _file_operations(client: dict[str, Any]) -> dict[str, Any]:
-    # Every flag is read, so one of the wrong type makes the answer unsure.
-    supported = {name: _flag(client, "workspace", "fileOperations", name) for name in _FILE_OPERATIONS}
-    return {name: options for name, options in _FILE_OPERATIONS.items()
-            if supported[name] and options is not None}
+    # None, whatever the client supports; but every flag is read, as pygls reads them, so
+    # one of the wrong type makes the answer unsure.
+    for name in _FILE_OPERATIONS:
+        _flag(client, "workspace", "fileOperations", name)
+    return {}
 
 
 def _flag(client: dict[str, Any], *path: str) -> bool | None:
@@ -174,7 +173,6 @@ def differences(sent: Any, computed: Any, path: str = "") -> list[str]:
     if _shown(sent) == _shown(computed):  # as JSON: true is not 1
         return []
     return [f"{path or 'the result'}: sent {_shown(sent)}, pygls {_shown(computed)}"]
-
 
 
 def _shown(value: Any) -> str:

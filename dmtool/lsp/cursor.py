@@ -12,15 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from dmtool.loading.splice import ENTRIES_LINE, ENTRY_LINE, OUTSIDE_AN_ENTRY
 from dmtool.lsp.lines import LineIndex, line_index
 
 Path_ = tuple[str | int, ...]
 
 _BLOCK_SCALAR = re.compile(r"[|>][0-9+-]*$")
-# A storybook's entries in dmtool's layout (see _entry_start).
-_ENTRIES = "\nentries:\n"
-_ENTRY = "\n  - "
-_OUTSIDE_AN_ENTRY = re.compile(r"\n(?!  - |   | *(?:#|\n|\Z))")
 _WORD = re.compile(r"[^\s,:{}\[\]#]+")
 
 
@@ -107,15 +104,15 @@ def _entry_start(text: str, index: LineIndex, line: int) -> tuple[int, list[_Fra
     the cursor's line, and the frames that reading every line above it leaves (those of
     the lines before `entries:`, and the entries' list at that entry's index). None
     elsewhere: everything above is read."""
-    at = text.find(_ENTRIES)
-    if at < 0 or text.find(_ENTRIES, at + 1) >= 0:
+    at = text.find(ENTRIES_LINE)
+    if at < 0 or text.find(ENTRIES_LINE, at + 1) >= 0:
         return None
-    first = at + len(_ENTRIES)
+    first = at + len(ENTRIES_LINE)
     here = index.starts[line]
     if here <= first or not text.startswith("  - ", first):
         return None
-    entry = text.rfind(_ENTRY, first - 1, here) + 1
-    if _OUTSIDE_AN_ENTRY.search(text, first - 1, entry) is not None:
+    entry = text.rfind(ENTRY_LINE, first - 1, here) + 1
+    if OUTSIDE_AN_ENTRY.search(text, first - 1, entry) is not None:
         return None
     stack = [_Frame(-1, "map", ())]
     if _read_lines(index, stack, 0, index.line_at(first)) is not None:
@@ -123,7 +120,7 @@ def _entry_start(text: str, index: LineIndex, line: int) -> tuple[int, list[_Fra
     top = stack[-1]
     if not (top.kind == "map" and top.indent == 0 and top.key == "entries"):
         return None
-    above = text.count(_ENTRY, first - 1, entry)  # the entries above this one
+    above = text.count(ENTRY_LINE, first - 1, entry)  # the entries above this one
     if above:
         stack.append(_Frame(2, "seq", ("entries",), index=above - 1))
     return index.line_at(entry), stack

@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import threading
 import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from dmtool.loading import SourceDocument
-from dmtool.loading.splice import entries_block
+from dmtool.loading.splice import ENTRY_LINE, entries_block
 from dmtool.lsp.lines import LineIndex, line_index
 from dmtool.lsp.targets import Book, Parts
 
-# An entry's first line in dmtool's layout, from the line break before it; its dash's column.
-_ITEM = "\n  - "
+# An entry's dash's column in dmtool's layout.
 _DASH = 2
 
 
@@ -44,6 +44,7 @@ class Extent(NamedTuple):
     end: int
 
 
+@dataclass(slots=True, weakref_slot=True)
 class EntryLines:
     """The entries of one text in dmtool's layout, item by item (lists in the items' order):
     the offset and 0-based line each starts at (one more of each: where the entries end),
@@ -51,16 +52,16 @@ class EntryLines:
     units. `base` is the index this one was made from, `kept` how many entries at its start
     and at its end it kept, and `moved` how many lines those at its end moved."""
 
-    __slots__ = ("__weakref__", "base", "ends", "ends16", "firsts", "items", "kept",
-                 "lasts", "moved", "offsets", "text")
-
-    def __init__(self, text: str, items: list[Any], offsets: list[int], firsts: list[int],
-                 lasts: list[int], ends: list[int], ends16: list[int]) -> None:
-        self.text, self.items, self.offsets, self.firsts = text, items, offsets, firsts
-        self.lasts, self.ends, self.ends16 = lasts, ends, ends16
-        self.base: weakref.ref[EntryLines] | None = None
-        self.kept = (0, 0)
-        self.moved = 0
+    text: str
+    items: list[Any]
+    offsets: list[int]
+    firsts: list[int]
+    lasts: list[int]
+    ends: list[int]
+    ends16: list[int]
+    base: weakref.ref[EntryLines] | None = None
+    kept: tuple[int, int] = (0, 0)
+    moved: int = 0
 
 
 # The last document asked about (the outline, folding, tokens and lenses of one version
@@ -153,15 +154,14 @@ def _moved(before: EntryLines, text: str, items: list[Any]) -> EntryLines | None
         return None
     moved = firsts[-1] - before.firsts[old_tail]
     lasts, ends, ends16 = _shapes(text, offsets, firsts)
-    found = EntryLines(
+    return EntryLines(
         text, items,
         before.offsets[:head] + offsets[:-1] + [offset + shift for offset in before.offsets[old_tail:]],
         before.firsts[:head] + firsts[:-1] + [first + moved for first in before.firsts[old_tail:]],
         before.lasts[:head] + lasts + [last + moved for last in before.lasts[old_tail:]],
         before.ends[:head] + ends + before.ends[old_tail:],
-        before.ends16[:head] + ends16 + before.ends16[old_tail:])
-    found.base, found.kept, found.moved = weakref.ref(before), (head, tail), moved
-    return found
+        before.ends16[:head] + ends16 + before.ends16[old_tail:],
+        base=weakref.ref(before), kept=(head, tail), moved=moved)
 
 
 def _starts(text: str, start: int, stop: int, line: int) -> tuple[list[int], list[int]]:
@@ -175,7 +175,7 @@ def _starts(text: str, start: int, stop: int, line: int) -> tuple[list[int], lis
         offsets.append(start)
         firsts.append(line)
         while True:
-            following = text.find(_ITEM, at, stop)
+            following = text.find(ENTRY_LINE, at, stop)
             if following < 0:
                 break
             line += text.count("\n", at, following + 1)

@@ -106,22 +106,8 @@ def folding_ranges(document: SourceDocument) -> list[types.FoldingRange]:
             for e in entry_extents(document, Book(document, ())).values() if e.last > e.first]
 
 
-class _Group:
-    """A group's entry symbols, and the positions they cover."""
-
-    __slots__ = ("children", "end", "start")
-
-    def __init__(self) -> None:
-        self.children: list[str] = []
-        self.start: Point | None = None
-        self.end: Point | None = None
-
-    def add(self, text: str, start: Point, end: Point) -> None:
-        self.children.append(text)
-        if self.start is None or start < self.start:
-            self.start = start
-        if self.end is None or end > self.end:
-            self.end = end
+# A group's entry symbols, and the first and last positions they cover.
+_Members = tuple[list[str], Point, Point]
 
 
 class _Written(NamedTuple):
@@ -129,8 +115,7 @@ class _Written(NamedTuple):
     the entry numbers (None for an item that is no entry), the entry symbols' names and
     details as JSON and their block's group (all of which stay while the item does: ''
     for an entry whose group is its ending's, None for an item that is no entry), the
-    symbols, and where the keys its
-    groups are named at stand."""
+    symbols, and where the keys its groups are named at stand."""
 
     lines: EntryLines
     numbers: list[int | None]
@@ -151,36 +136,23 @@ def _laid_out(document: SourceDocument, lines: EntryLines, finale: list[tuple[st
     entry_of = dict(zip(reversed(numbers), reversed(items)))  # the first entry of a number
     owner = _endings_of(lambda number: (None, entry_of[number]) if number in entry_of else None,
                         finale, document.data.get("endings"))
-    groups: dict[str, list[int]] = {}
+    members: dict[str, list[int]] = {}
     for at, (_name_json, _detail_json, block) in enumerate(written.names):
-        if block is None:
+        number = numbers[at]
+        if block is None or number is None:
             continue
-        group = block
-        if not group:
-            letter = owner.get(numbers[at])  # type: ignore[arg-type]  # an entry has its number
-            group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
-        members = groups.get(group)
-        if members is None:
-            members = groups[group] = []
-        members.append(at)
-    endings = _endings(Book(document, ()))
-    blocks = [label for _kind, label in BLOCKS]
-    symbols = []
-    for name in blocks + sorted(set(groups) - set(blocks)):
-        members = groups.get(name, [])
-        if not members:
-            continue
-        key: tuple[str | int, ...] = ("entries",)
-        detail = None
-        if name.startswith("Ending ") and name[7:] in endings:
-            key, detail = endings[name[7:]]
-        named = _key_at(document, written, key)
-        first, last = members[0], members[-1]
-        whole = (min(named[0], (lines.firsts[first], _DASH)),
-                 max(named[1], (lines.lasts[last], lines.ends16[last])))
-        children = _listed([text for at in members if (text := written.texts[at]) is not None])
-        symbols.append(_symbol_text(name, _GROUP, whole, named, detail, children))
-    return _listed(symbols)
+        group = block or _ending_group(owner, number)
+        found = members.get(group)
+        if found is None:
+            found = members[group] = []
+        found.append(at)
+    groups: dict[str, _Members] = {}
+    for group, found in members.items():
+        first, last = found[0], found[-1]  # the entries stand in the order of their lines
+        groups[group] = ([text for at in found if (text := written.texts[at]) is not None],
+                         (lines.firsts[first], _DASH), (lines.lasts[last], lines.ends16[last]))
+    return _grouped(groups, _endings(Book(document, ())),
+                    lambda key: _key_at(document, written, key))
 
 
 def _written(document: SourceDocument, lines: EntryLines) -> _Written:
@@ -191,12 +163,12 @@ def _written(document: SourceDocument, lines: EntryLines) -> _Written:
         if numbers[at] is None:
             return None
         first = lines.firsts[at]
-        key = _DASH + 2 if lines.text.startswith("  - entry:", lines.offsets[at]) else _DASH
+        start = (first, _DASH)
+        named = (start, start)
+        if lines.text.startswith("  - entry:", lines.offsets[at]):
+            named = ((first, _DASH + 2), (first, _DASH + 2 + len("entry")))
         name, detail, _block = names[at]
-        return (f'{{"name":{name},"kind":{_KEY},"range":{{"start":{{"line":{first},"character":{_DASH}}},'
-                f'"end":{{"line":{lines.lasts[at]},"character":{lines.ends16[at]}}}}},'
-                f'"selectionRange":{{"start":{{"line":{first},"character":{key}}},'
-                f'"end":{{"line":{first},"character":{key if key == _DASH else key + len("entry")}}}}}{detail}}}')
+        return _symbol_json(name, _KEY, (start, (lines.lasts[at], lines.ends16[at])), named, detail)
 
     count = len(lines.items)
     known = _WRITTEN.get(document.path)
@@ -243,8 +215,7 @@ def _named(item: Any, number: int | None) -> tuple[str, str, str | None]:
         return "", "", None
     kind = item.get("kind")
     block = _BLOCK_LABELS.get(kind, "") if kind.__class__ is str else ""
-    detail = _detail(kind)
-    return json.dumps(_name(number, item)), f',"detail":{json.dumps(detail)}' if detail else "", block
+    return json.dumps(_name(number, item)), _detail_field(_detail(kind)), block
 
 
 def _detail(kind: Any) -> str | None:
@@ -261,20 +232,23 @@ def _number(item: Any) -> int | None:
     return number if number.__class__ is int else None
 
 
+def _ending_group(owner: Mapping[int, str], number: int) -> str:
+    """The group of a finale or conclusion entry: its ending's, if a finale reaches it."""
+    letter = owner.get(number)
+    return f"Ending {letter}" if letter else "Finale (no ending reaches it)"
+
+
 def _storybook(document: SourceDocument, book: Book, finale: list[tuple[str, int]]) -> str:
+    """The outline of a book in any other layout, from the document's positions."""
     entries = {number: (parts, entry) for number, parts, entry in book.entries()}
     extents = entry_extents(document, book)
     owner = _endings_of(entries.get, finale, book.data.get("endings"))
-    groups: dict[str, _Group] = {}
+    groups: dict[str, _Members] = {}
     before = _ENTRY_SYMBOLS.get(document.path, {})
     made: dict[int, _EntrySymbol] = {}
-    blocks = dict(BLOCKS)
     for number, (parts, entry) in entries.items():
         kind = entry.get("kind")
-        group = blocks.get(kind) if kind.__class__ is str else None
-        if group is None:
-            letter = owner.get(number)
-            group = f"Ending {letter}" if letter else "Finale (no ending reaches it)"
+        group = (_BLOCK_LABELS.get(kind) if kind.__class__ is str else None) or _ending_group(owner, number)
         extent = extents.get(number)
         detail = _detail(kind)
         if extent is not None and extent.parts == parts:
@@ -289,26 +263,37 @@ def _storybook(document: SourceDocument, book: Book, finale: list[tuple[str, int
             text, start, end = _symbol_text(_name(number, entry), _KEY, where, where, detail), *where
         found = groups.get(group)
         if found is None:
-            found = groups[group] = _Group()
-        found.add(text, start, end)
+            groups[group] = ([text], start, end)
+        else:
+            found[0].append(text)
+            groups[group] = (found[0], min(found[1], start), max(found[2], end))
     _ENTRY_SYMBOLS.pop(document.path, None)
     _ENTRY_SYMBOLS[document.path] = made
     while len(_ENTRY_SYMBOLS) > _KEEP:
         del _ENTRY_SYMBOLS[next(iter(_ENTRY_SYMBOLS))]
-    endings = _endings(book)
+    return _grouped(groups, _endings(book), lambda key: _where(document, key))
+
+
+def _grouped(groups: Mapping[str, _Members],
+             endings: Mapping[str, tuple[tuple[str | int, ...], str | None]],
+             where: Callable[[tuple[str | int, ...]], tuple[Point, Point]]) -> str:
+    """The groups' symbols: the blocks in their order, then the endings' groups; each is
+    named at the `entries` key, an ending's at its ending's key."""
+    blocks = [label for _kind, label in BLOCKS]
     symbols = []
-    for name in [label for _k, label in BLOCKS] + sorted(g for g in groups if g not in blocks.values()):
-        members = groups.get(name)
-        if members is None or members.start is None or members.end is None:
+    for name in blocks + sorted(set(groups) - set(blocks)):
+        found = groups.get(name)
+        if found is None:
             continue
+        children, start, end = found
         key: tuple[str | int, ...] = ("entries",)
         detail = None
         if name.startswith("Ending ") and name[7:] in endings:
             key, detail = endings[name[7:]]
-        named = _where(document, key)
+        named = where(key)
         # The whole group, its own key too (an ending's key stands after its entries).
-        whole = (min(named[0], members.start), max(named[1], members.end))
-        symbols.append(_symbol_text(name, _GROUP, whole, named, detail, _listed(members.children)))
+        whole = (min(named[0], start), max(named[1], end))
+        symbols.append(_symbol_text(name, _GROUP, whole, named, detail, _listed(children)))
     return _listed(symbols)
 
 
@@ -335,13 +320,21 @@ def _where(document: SourceDocument, parts: tuple[str | int, ...]) -> tuple[Poin
 def _symbol_text(name: str, kind: int, whole: tuple[Point, Point], named: tuple[Point, Point],
                  detail: str | None = None, children: str | None = None) -> str:
     """A DocumentSymbol as JSON text (what pygls would write for it; no fields left null)."""
-    written = (f'{{"name":{json.dumps(name)},"kind":{kind},"range":{_range_text(whole)},'
-               f'"selectionRange":{_range_text(named)}')
-    if detail is not None:
-        written += f',"detail":{json.dumps(detail)}'
+    return _symbol_json(json.dumps(name), kind, whole, named, _detail_field(detail), children)
+
+
+def _symbol_json(name: str, kind: int, whole: tuple[Point, Point], named: tuple[Point, Point],
+                 detail: str = "", children: str | None = None) -> str:
+    """_symbol_text of a name already written as JSON, and a detail as a field to add."""
+    written = (f'{{"name":{name},"kind":{kind},"range":{_range_text(whole)},'
+               f'"selectionRange":{_range_text(named)}{detail}')
     if children is not None:
         written += f',"children":{children}'
     return written + "}"
+
+
+def _detail_field(detail: str | None) -> str:
+    return f',"detail":{json.dumps(detail)}' if detail is not None else ""
 
 
 def _range_text(where: tuple[Point, Point]) -> str:

@@ -42,6 +42,7 @@ from dmtool.lsp.context import RequestContext, Tools
 from dmtool.lsp.convert import path_of, to_lsp, uri_of
 from dmtool.lsp.early import HANDOVER_ID, Opening
 from dmtool.lsp.explain_links import ExplainLinks
+from dmtool.lsp.frames import frame
 from dmtool.lsp.framing import serve_stdio
 from dmtool.lsp.lenses import code_lenses
 from dmtool.lsp.navigation import definition, references
@@ -267,10 +268,7 @@ def _send_prepared(protocol: Any) -> None:
         if result.__class__ is not Prepared or protocol.writer is None:
             send(data)
             return
-        body = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.text}}}'
-        header = (f"Content-Length: {len(body)}\r\n"
-                  f"Content-Type: {protocol.CONTENT_TYPE}; charset={protocol.CHARSET}\r\n\r\n")
-        protocol.writer.write((header + body).encode(protocol.CHARSET))
+        protocol.writer.write(frame(f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.text}}}'))
 
     protocol._send_data = send_data
 

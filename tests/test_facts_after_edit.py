@@ -22,6 +22,7 @@ from dmtool.validation import facts
 from dmtool.validation.facts import facts_of, walker_for
 from dmtool.validation.filecheck import check_text
 from dmtool.validation.schemas import SchemaSet, default_schema_dir
+from tests.storybook_edits import edit
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLLIS = ROOT / "content" / "wanderers" / "hollis-brandt" / "storybook.yaml"
@@ -44,43 +45,7 @@ def _generated() -> str:
 BOOKS = {"sample": HOLLIS.read_text(encoding="utf-8"), "generated": _generated()}
 
 
-def _entry_starts(text: str) -> list[int]:
-    at = text.index("\nentries:\n") + len("\nentries:\n")
-    stop = text.index("\nendings:") + 1
-    starts = []
-    while at >= 0:
-        starts.append(at)
-        found = text.find("\n  - ", at, stop)
-        at = found + 1 if found >= 0 else -1
-    return [*starts, stop]
-
-
-def _edit(text: str, kind: str, where: float) -> str:
-    starts = _entry_starts(text)
-    index = min(int(where * (len(starts) - 1)), len(starts) - 2)
-    start, end = starts[index], starts[index + 1]
-    entry = text[start:end]
-    if kind == "goto" and "goto: " in entry:
-        at = text.index("goto: ", start) + len("goto: ")
-        return text[:at] + "9" + text[at:]  # names an entry no book has
-    if kind == "goto added" and "    effects:\n" in entry:
-        at = text.index("    effects:\n", start) + len("    effects:\n")
-        return text[:at] + "      - goto: 1\n" + text[at:]
-    if kind == "coda awarded" and "    effects:\n" in entry:
-        at = text.index("    effects:\n", start) + len("    effects:\n")
-        return text[:at] + "      - gain_coda: the-wheel-turned\n" + text[at:]
-    if kind == "prose":
-        at = text.index("title: ", start) + len("title: ")
-        return text[:at] + "Lit " + text[at:]
-    if kind == "deleted":
-        return text[:start] + text[end:]
-    if kind == "copied":
-        number = int(entry.split("\n", 1)[0].split(":")[1])
-        return text[:end] + entry.replace(f"entry: {number}", f"entry: {number + 90000}", 1) + text[end:]
-    return text
-
-
-EDITS = ["goto", "goto added", "coda awarded", "prose", "deleted", "copied"]
+EDITS = ["goto", "goto added", "coda awarded", "title", "deleted", "copied"]
 
 
 def _references(document: SourceDocument) -> list[tuple[object, ...]]:
@@ -100,7 +65,7 @@ def _chain(text: str, edits: list[tuple[str, float]]) -> int:
     assert document is not None
     kept = 0
     for kind, where in edits:
-        result = check_text(_edit(document.text, kind, where), HOLLIS, "storybook.yaml", SCHEMAS,
+        result = check_text(edit(document.text, kind, where), HOLLIS, "storybook.yaml", SCHEMAS,
                             previous=document)
         assert result.document is not None, (kind, result.diagnostics)
         document = result.document

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from dmtool.loading import SourceDocument, fast, load_text
 from dmtool.lsp.extents import _located, entry_extents, entry_lines
 from dmtool.lsp.outline import folding_ranges, outline
 from dmtool.lsp.targets import Book
+from tests.storybook_edits import edit, entry_starts
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLLIS = ROOT / "content" / "wanderers" / "hollis-brandt" / "storybook.yaml"
@@ -33,49 +33,6 @@ SETTINGS = settings(max_examples=int(os.environ.get("DMTOOL_HYPOTHESIS_EXAMPLES"
                     deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 pytestmark = pytest.mark.skipif(not fast.ENABLED, reason="yaml-rs is not installed")
-
-
-def _entry_starts(text: str) -> list[int]:
-    """Where each entry's first line starts, and where the entries end."""
-    at = text.index("\nentries:\n") + len("\nentries:\n")
-    end = re.compile(r"\n(?=[^ \n#])").search(text, at)
-    stop = end.start() + 1 if end is not None else len(text)
-    starts = []
-    while at >= 0:
-        starts.append(at)
-        found = text.find("\n  - ", at, stop)
-        at = found + 1 if found >= 0 else -1
-    return [*starts, stop]
-
-
-def _edit(text: str, kind: str, where: float) -> str:
-    """One edit an author makes, at the entry `where` of the way down the book."""
-    starts = _entry_starts(text)
-    index = min(int(where * (len(starts) - 1)), len(starts) - 2)
-    start, end = starts[index], starts[index + 1]
-    entry = text[start:end]
-    if kind == "title":
-        at = text.index("title: ", start) + len("title: ")
-        return text[:at] + "Lit " + text[at:]
-    if kind == "comment line":
-        at = text.index("\n", start) + 1
-        return text[:at] + "    # said aloud, twice\n" + text[at:]
-    if kind == "blank lines after":
-        return text[:end] + "\n\n  # between entries\n" + text[end:]
-    if kind == "deleted":
-        return text[:start] + text[end:]
-    if kind == "copied":
-        number = int(entry.split("\n", 1)[0].split(":")[1])
-        return text[:end] + entry.replace(f"entry: {number}", f"entry: {number + 90000}", 1) + text[end:]
-    if kind == "kind":
-        return text[:start] + entry.replace("kind: exploration", "kind: finale", 1) + text[end:]
-    if kind == "emoji":
-        at = text.index("title: ", start) + len("title: ")
-        return text[:at] + "\U0001f56f " + text[at:]
-    if kind == "ending title":  # outside the entries: the whole text is read again
-        at = text.index("title: ", text.index("\nendings:")) + len("title: ")
-        return text[:at] + "The " + text[at:]
-    raise AssertionError(kind)
 
 
 EDITS = ["title", "comment line", "blank lines after", "deleted", "copied", "kind", "emoji",
@@ -112,7 +69,7 @@ def _chain(edits: list[tuple[str, float]], scratch: Path) -> int:
     _check(document, scratch)
     kept = 0
     for kind, where in edits:
-        loaded = load_text(_edit(document.text, kind, where), path=HOLLIS,
+        loaded = load_text(edit(document.text, kind, where), path=HOLLIS,
                            display="storybook.yaml", previous=document)
         assert loaded.document is not None, (kind, loaded.diagnostics)
         document = loaded.document
@@ -160,7 +117,7 @@ def test_the_outline_is_a_list_of_document_symbols_covering_their_entries():
 
 def test_an_entry_whose_last_line_holds_an_emoji_ends_where_utf16_counts():
     text = HOLLIS.read_text(encoding="utf-8")
-    at = random.Random(3).choice(_entry_starts(text)[1:-2])  # an entry's first line
+    at = random.Random(3).choice(entry_starts(text)[1:-2])  # an entry's first line
     text = text[:at] + '    aside: "\U0001f56f"\n' + text[at:]  # the last line of the entry before
     loaded = load_text(text, path=HOLLIS, display="storybook.yaml")
     assert loaded.document is not None
